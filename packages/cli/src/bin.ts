@@ -1,0 +1,23 @@
+#!/usr/bin/env node
+import { runCli } from "./cli.js";
+import { processIO } from "./io.js";
+
+const controller = new AbortController();
+let signals = 0;
+const onSignal = (name: NodeJS.Signals) => {
+  signals += 1;
+  if (signals > 1) process.exit(130);
+  controller.abort(new Error(`received ${name}`));
+};
+process.on("SIGINT", () => onSignal("SIGINT"));
+process.on("SIGTERM", () => onSignal("SIGTERM"));
+
+runCli(process.argv.slice(2), processIO(controller.signal)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`distdebug: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,127 @@
+import { parseArgs } from "node:util";
+import { DistDebugError } from "@distdebug/schema";
+import { type Command, UsageError } from "./command.js";
+import { type CliIO, processIO } from "./io.js";
+import { commandTable, findCommand } from "./registry.js";
+
+/** The version of the CLI (the package version). */
+export const CLI_VERSION = "0.1.0";
+
+function topHelp(): string {
+  const width = Math.max(...commandTable.map((entry) => entry.words.join(" ").length));
+  const lines = commandTable.map(
+    (entry) => `  ${entry.words.join(" ").padEnd(width)}  ${entry.summary}`,
+  );
+  return [
+    "distdebug: can an LLM agent find the code that caused a distributed-system failure?",
+    "",
+    "Usage: distdebug <command> [options]",
+    "",
+    "Commands:",
+    ...lines,
+    "",
+    "Run distdebug <command> --help for a command's options.",
+    "",
+  ].join("\n");
+}
+
+function commandHelp(words: string[], command: Command): string {
+  const options = Object.entries(command.options).map(([name, option]) => {
+    const flag = `--${name}${option.short ? `, -${option.short}` : ""}${option.type === "string" ? " <value>" : ""}`;
+    const description = (option as { description?: string }).description ?? "";
+    return `  ${flag.padEnd(28)} ${description}`;
+  });
+  return [
+    `Usage: distdebug ${command.usage}`,
+    "",
+    command.description,
+    "",
+    "Options:",
+    ...options,
+    `  ${"--json".padEnd(28)} machine-readable output on stdout`,
+    `  ${"--help, -h".padEnd(28)} show this help`,
+    "",
+  ].join("\n");
+}
+
+/** Renders any error as the one message a user sees (never a stack trace). */
+export function errorMessage(error: unknown): string {
+  if (DistDebugError.isInstance(error)) return error.message;
+  if (error instanceof Error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code ? `${error.message} (${code})` : error.message;
+  }
+  return String(error);
+}
+
+/**
+ * Runs `distdebug` with the given arguments and returns its exit code.
+ *
+ * @example
+ * ```ts
+ * const code = await runCli(["validate", "examples/diagnosis.json"]);
+ * ```
+ */
+export async function runCli(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+  if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {
+    io.stdout(topHelp());
+    return argv.length === 0 ? 2 : 0;
+  }
+  if (argv[0] === "--version" || argv[0] === "-v") {
+    io.stdout(`${CLI_VERSION}\n`);
+    return 0;
+  }
+  const entry = findCommand(argv);
+  if (!entry) {
+    io.stderr(
+      `distdebug: unknown command ${JSON.stringify(argv[0])}; run distdebug --help for the list\n`,
+    );
+    return 2;
+  }
+  const { default: command } = await entry.load();
+  const rest = argv.slice(entry.words.length);
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: [...rest],
+      options: {
+        ...command.options,
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    io.stderr(
+      `distdebug ${entry.words.join(" ")}: ${errorMessage(error)}\nUsage: distdebug ${command.usage}\n`,
+    );
+    return 2;
+  }
+  if (parsed.values.help) {
+    io.stdout(commandHelp(entry.words, command));
+    return 0;
+  }
+  try {
+    return await command.run({ values: parsed.values, positionals: parsed.positionals }, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(
+        `distdebug ${entry.words.join(" ")}: ${error.message}\nUsage: distdebug ${command.usage}\n`,
+      );
+      return 2;
+    }
+    const message = errorMessage(error);
+    if (parsed.values.json)
+      io.stdout(
+        `${JSON.stringify({ ok: false, error: DistDebugError.isInstance(error) ? error.toJSON() : { message } })}\n`,
+      );
+    io.stderr(`distdebug ${entry.words.join(" ")}: ${message}\n`);
+    if (io.env.DISTDEBUG_DEBUG && error instanceof Error && error.stack)
+      io.stderr(`${error.stack}\n`);
+    const code = DistDebugError.isInstance(error) ? error.code : "";
+    return code === "MISSING_ENV" || code === "INVALID_ARGUMENT" || code === "INVALID_CONFIG"
+      ? 2
+      : 1;
+  }
+}

@@ -1,0 +1,3 @@
+import { notImplemented } from "../command.js";
+
+export default notImplemented("dataset show");

@@ -1,0 +1,50 @@
+import { extname, resolve } from "node:path";
+import { formatOf, loadConfig, parseAnyFile, readFileChecked } from "@distdebug/schema";
+import { errorMessage } from "../cli.js";
+import { defineCommand, UsageError } from "../command.js";
+
+interface Verdict {
+  file: string;
+  ok: boolean;
+  kind?: string;
+  format?: string;
+  error?: string;
+}
+
+async function validateOne(file: string, cwd: string): Promise<Verdict> {
+  const path = resolve(cwd, file);
+  try {
+    if ([".yaml", ".yml"].includes(extname(file).toLowerCase())) {
+      await loadConfig({ files: [path] });
+      return { file, ok: true, kind: "config", format: formatOf("config") };
+    }
+    const bytes = await readFileChecked(path);
+    const result = parseAnyFile(bytes, { source: file });
+    return { file, ok: true, kind: result.kind, format: result.tag };
+  } catch (error) {
+    return { file, ok: false, error: errorMessage(error).replace(path, file) };
+  }
+}
+
+export default defineCommand({
+  usage: "validate <file>...",
+  description:
+    'Checks each file against its DistDebug format, told by its "format" field (YAML files are run configs; mini-swe-agent trajectories are recognized and converted). Exits 1 when any file is invalid.',
+  options: {},
+  async run(args, io) {
+    if (args.positionals.length === 0) throw new UsageError("name at least one file to validate");
+    const verdicts: Verdict[] = [];
+    for (const file of args.positionals) verdicts.push(await validateOne(file, io.cwd));
+    if (args.values.json)
+      io.stdout(
+        `${JSON.stringify({ ok: verdicts.every((v) => v.ok), files: verdicts }, null, 2)}\n`,
+      );
+    else {
+      for (const verdict of verdicts) {
+        if (verdict.ok) io.stdout(`ok     ${verdict.file}: ${verdict.kind} (${verdict.format})\n`);
+        else io.stdout(`error  ${verdict.error}\n`);
+      }
+    }
+    return verdicts.every((verdict) => verdict.ok) ? 0 : 1;
+  },
+});

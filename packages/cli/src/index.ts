@@ -1,0 +1,3 @@
+export { CLI_VERSION, errorMessage, runCli } from "./cli.js";
+export { type Command, type CommandArgs, defineCommand, UsageError } from "./command.js";
+export { type CliIO, processIO } from "./io.js";

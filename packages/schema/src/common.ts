@@ -1,0 +1,56 @@
+import { z } from "zod";
+
+/** The seven languages the evaluator parses with tree-sitter. */
+export const Language = z.enum(["java", "go", "rust", "python", "cpp", "scala", "c"]);
+/** One of the seven parsed languages. */
+export type Language = z.infer<typeof Language>;
+
+/** A repository-relative POSIX path as written in files (normalized by the evaluator). */
+export const RepoPath = z.string().min(1, "a non-empty path");
+
+/** A 1-based line number. */
+export const LineNumber = z.number().int().min(1);
+
+/** A full 40-hex git commit id. */
+export const CommitId = z
+  .string()
+  .regex(/^[0-9a-f]{40}$/, "a full 40-character lowercase hex commit id");
+
+/** A sha256 hex digest. */
+export const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, "a 64-character hex sha256 digest");
+
+/** An ISO 8601 timestamp such as `2026-12-02T18:19:00.000Z`. */
+export const Timestamp = z.iso.datetime({ offset: true });
+
+/** Token use and cost: per model call, per attempt, per run. */
+export const Usage = z.object({
+  /** Prompt tokens, cached ones included. */
+  inputTokens: z.number().int().min(0),
+  /** Completion tokens. */
+  outputTokens: z.number().int().min(0),
+  /** Prompt tokens served from the provider's cache (a subset of inputTokens). */
+  cachedTokens: z.number().int().min(0).default(0),
+  /** Number of model calls. */
+  calls: z.number().int().min(0).default(0),
+  /** Cost in US dollars; null when no price is known (tokens are still counted). */
+  costUsd: z.number().min(0).nullable().default(null),
+});
+/** Token use and cost. */
+export type Usage = z.infer<typeof Usage>;
+
+/** Usage of nothing: zero tokens, zero calls, unknown cost. */
+export function emptyUsage(): Usage {
+  return { inputTokens: 0, outputTokens: 0, cachedTokens: 0, calls: 0, costUsd: null };
+}
+
+/**
+ * The `format` field of every DistDebug file: `distdebug.<kind>/<major>`.
+ * @param kind - the file kind, for example `diagnosis`.
+ * @param major - the major version the schema describes.
+ */
+export function formatTag<const Kind extends string, const Major extends number>(
+  kind: Kind,
+  major: Major,
+) {
+  return z.literal(`distdebug.${kind}/${major}` as `distdebug.${Kind}/${Major}`);
+}

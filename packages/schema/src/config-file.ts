@@ -1,0 +1,170 @@
+import { readFile } from "node:fs/promises";
+import { basename, dirname, extname } from "node:path";
+import { parseDocument, parse as parseYaml } from "yaml";
+import { type RunConfig, RunConfig as RunConfigSchema } from "./config.js";
+import { DistDebugError } from "./errors.js";
+import { validateWith } from "./parse.js";
+
+type Plain = Record<string, unknown>;
+const isPlain = (value: unknown): value is Plain =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Deep-merges config layers: objects merge key by key, everything else (arrays too) is replaced. */
+export function mergeConfigLayers(...layers: unknown[]): Plain {
+  const merge = (base: unknown, over: unknown): unknown => {
+    if (!isPlain(base) || !isPlain(over)) return over === undefined ? base : over;
+    const out: Plain = { ...base };
+    for (const [key, value] of Object.entries(over)) out[key] = merge(base[key], value);
+    return out;
+  };
+  let result: unknown = {};
+  for (const layer of layers) result = merge(result, layer);
+  return isPlain(result) ? result : {};
+}
+
+/**
+ * Applies `key.path=value` overrides; the value is read as YAML (`3`, `true`, `[a, b]`, text).
+ * Throws `INVALID_ARGUMENT` for an override without `=`.
+ */
+export function applyOverrides(config: Plain, overrides: readonly string[]): Plain {
+  let out = config;
+  for (const override of overrides) {
+    const eq = override.indexOf("=");
+    if (eq <= 0) {
+      throw new DistDebugError({
+        code: "INVALID_ARGUMENT",
+        message: `override ${JSON.stringify(override)}: expected key.path=value, for example agent.stepLimit=50`,
+      });
+    }
+    const keys = override.slice(0, eq).split(".");
+    const raw = override.slice(eq + 1);
+    let value: unknown;
+    try {
+      value = parseYaml(raw);
+    } catch {
+      value = raw;
+    }
+    const layer: Plain = {};
+    let cursor = layer;
+    keys.forEach((key, index) => {
+      if (index === keys.length - 1) cursor[key] = value;
+      else {
+        const next: Plain = {};
+        cursor[key] = next;
+        cursor = next;
+      }
+    });
+    out = mergeConfigLayers(out, layer);
+  }
+  return out;
+}
+
+/** Options of {@link loadConfig}. */
+export interface LoadConfigOptions {
+  /** YAML files, merged in order (later wins). */
+  files: readonly string[];
+  /** `key.path=value` overrides applied last. */
+  overrides?: readonly string[];
+}
+
+/**
+ * Reads, merges and validates run config YAML files. `${VAR}` references stay as they are:
+ * resolve them at run time with {@link resolveConfigEnv} and never write the result to disk.
+ * Without a `name`, the config is named after its last file: `configs/mini-swe-agent/gpt-5.4.yaml`
+ * becomes `mini-swe-agent-gpt-5.4`.
+ *
+ * @example
+ * ```ts
+ * const config = await loadConfig({ files: ["configs/mini-swe-agent/gpt-5.4.yaml"], overrides: ["run.attempts=1"] });
+ * ```
+ */
+export async function loadConfig(options: LoadConfigOptions): Promise<RunConfig> {
+  if (options.files.length === 0) {
+    throw new DistDebugError({
+      code: "INVALID_ARGUMENT",
+      message: "loadConfig: at least one config file is needed",
+    });
+  }
+  const layers: unknown[] = [];
+  for (const file of options.files) {
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new DistDebugError({
+        code: code === "ENOENT" ? "FILE_NOT_FOUND" : "NOT_A_FILE",
+        message:
+          code === "ENOENT"
+            ? `${file}: no such config file`
+            : `${file}: cannot be read as a config file (${code})`,
+        data: { path: file },
+        cause: error,
+      });
+    }
+    const document = parseDocument(text, { prettyErrors: true });
+    if (document.errors.length > 0) {
+      const first = document.errors[0]!;
+      const where = first.linePos?.[0]
+        ? ` (line ${first.linePos[0].line}, column ${first.linePos[0].col})`
+        : "";
+      throw new DistDebugError({
+        code: "INVALID_CONFIG",
+        message: `${file}: not valid YAML${where}: ${first.message.split("\n")[0]}`,
+        data: { path: file },
+      });
+    }
+    const value: unknown = document.toJS();
+    if (value !== null && value !== undefined && !isPlain(value)) {
+      throw new DistDebugError({
+        code: "INVALID_CONFIG",
+        message: `${file}: expected a YAML mapping at the top level`,
+      });
+    }
+    layers.push(value ?? {});
+  }
+  let merged = mergeConfigLayers(...layers);
+  merged = applyOverrides(merged, options.overrides ?? []);
+  if (merged.name === undefined) {
+    const last = options.files.at(-1)!;
+    const stem = basename(last, extname(last));
+    const parent = basename(dirname(last));
+    merged.name = parent && parent !== "." && parent !== "configs" ? `${parent}-${stem}` : stem;
+  }
+  return validateWith(RunConfigSchema, "config", merged, options.files.join(" + "));
+}
+
+const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/**
+ * Returns a copy of `value` with `${VAR}` (and `${VAR:-default}`) references replaced from
+ * `env`. Throws `MISSING_ENV` naming the first variable that is not set. Use the result in
+ * memory only: never write it to disk.
+ */
+export function resolveConfigEnv<T>(
+  value: T,
+  env: Record<string, string | undefined> = process.env,
+): T {
+  const visit = (node: unknown, path: string): unknown => {
+    if (typeof node === "string") {
+      return node.replace(ENV_REF, (_match, name: string, fallback: string | undefined) => {
+        const found = env[name];
+        if (found !== undefined && found !== "") return found;
+        if (fallback !== undefined) return fallback;
+        throw new DistDebugError({
+          code: "MISSING_ENV",
+          message: `environment variable ${name} is not set (needed by the config at ${path})`,
+          data: { variable: name, path },
+        });
+      });
+    }
+    if (Array.isArray(node)) return node.map((item, index) => visit(item, `${path}[${index}]`));
+    if (isPlain(node)) {
+      const out: Plain = {};
+      for (const [key, item] of Object.entries(node)) out[key] = visit(item, `${path}.${key}`);
+      return out;
+    }
+    return node;
+  };
+  return visit(value, "$") as T;
+}

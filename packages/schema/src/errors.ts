@@ -1,0 +1,80 @@
+const marker = Symbol.for("distdebug.error");
+
+/** Stable error codes. Each names one kind of failure a caller may handle. */
+export type DistDebugErrorCode =
+  | "INVALID_FILE"
+  | "UNKNOWN_FORMAT"
+  | "UNSUPPORTED_FORMAT_VERSION"
+  | "FILE_NOT_FOUND"
+  | "FILE_TOO_LARGE"
+  | "NOT_A_FILE"
+  | "INVALID_CONFIG"
+  | "MISSING_ENV"
+  | "INVALID_ARGUMENT"
+  | "INVALID_DATASET"
+  | "WORKSPACE_LEAK"
+  | "WORKSPACE_ERROR"
+  | "CACHE_CORRUPT"
+  | "SANDBOX_UNAVAILABLE"
+  | "SANDBOX_ERROR"
+  | "RESULTS_CONFLICT"
+  | "AGENT_ERROR"
+  | "MODEL_ERROR"
+  | "ABORTED"
+  | (string & {});
+
+/** Options of {@link DistDebugError}. */
+export interface DistDebugErrorOptions<Data> {
+  /** Stable machine-readable code, for example `INVALID_FILE`. */
+  code: DistDebugErrorCode;
+  /** One human sentence (or a few lines) that says what is wrong and what to do. */
+  message: string;
+  /** Structured details for programs (file, JSON paths, expected values). */
+  data?: Data;
+  /** The lower-level error that caused this one, if any. */
+  cause?: unknown;
+}
+
+/**
+ * The one error class of the SDK. Every package throws it (or a subclass) with a stable `code`.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   parseDiagnosis(text, { source: "diagnosis.json" });
+ * } catch (error) {
+ *   if (DistDebugError.isInstance(error) && error.code === "INVALID_FILE") console.error(error.message);
+ * }
+ * ```
+ */
+export class DistDebugError<Data = Record<string, unknown>> extends Error {
+  readonly code: DistDebugErrorCode;
+  readonly data: Data | undefined;
+  /** Brand read by {@link DistDebugError.isInstance}. */
+  readonly [marker] = true;
+
+  constructor(options: DistDebugErrorOptions<Data>) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "DistDebugError";
+    this.code = options.code;
+    this.data = options.data;
+  }
+
+  /**
+   * True for any DistDebugError, also one created by another copy of this package
+   * (the check uses a global symbol, not `instanceof`).
+   */
+  static isInstance(error: unknown): error is DistDebugError<unknown> {
+    return typeof error === "object" && error !== null && marker in error;
+  }
+
+  /** A plain JSON form: `{ name, code, message, data }`. */
+  toJSON(): { name: string; code: string; message: string; data?: Data } {
+    return {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      ...(this.data === undefined ? {} : { data: this.data }),
+    };
+  }
+}

@@ -1,0 +1,58 @@
+import { z } from "zod";
+import { CommitId, formatTag, Language, RepoPath } from "./common.js";
+
+/** Fault categories of the benchmark. */
+export const IncidentCategory = z.enum([
+  "logic",
+  "concurrency",
+  "error-handling",
+  "configuration",
+  "resource",
+  "other",
+]);
+/** A fault category. */
+export type IncidentCategory = z.infer<typeof IncidentCategory>;
+
+/** Where an incident's repository comes from. */
+export const RepositoryRef = z.object({
+  /** Clone URL (`https://github.com/apache/zookeeper`) or a path relative to the incident folder. */
+  url: z.string().min(1),
+  /** The buggy revision the agent sees. */
+  buggyCommit: CommitId,
+});
+/** Where an incident's repository comes from. */
+export type RepositoryRef = z.infer<typeof RepositoryRef>;
+
+/** An artifact the agent gets beside the report. */
+export const Artifact = z.object({
+  /** Path relative to the incident folder, for example `logs/server-2.log`. */
+  path: RepoPath,
+  kind: z.enum(["log", "stack-trace", "other"]),
+  description: z.string().optional(),
+});
+/** An artifact the agent gets beside the report. */
+export type Artifact = z.infer<typeof Artifact>;
+
+/** `incident.json`: one incident of a dataset, as the agent and the runner see it. */
+export const Incident = z.object({
+  format: formatTag("incident", 1),
+  /** Stable id, `<system>-<number>`, for example `zookeeper-2845`. */
+  id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "a lowercase id such as zookeeper-2845"),
+  title: z.string().min(1),
+  /** The system, for example `zookeeper`, `etcd`, `tikv`. */
+  system: z.string().min(1),
+  languages: z.array(Language).min(1),
+  repository: RepositoryRef,
+  category: IncidentCategory,
+  clues: z.object({
+    /** Does the report name the causal method? */
+    reportNamesCausalMethod: z.boolean(),
+    /** Is there a usable stack trace with in-project frames? */
+    usableStackTrace: z.boolean(),
+  }),
+  /** The report file, relative to the incident folder. */
+  report: RepoPath.default("report.md"),
+  artifacts: z.array(Artifact).default([]),
+});
+/** `incident.json`. */
+export type Incident = z.infer<typeof Incident>;

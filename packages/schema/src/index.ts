@@ -1,0 +1,73 @@
+export { Attempt, AttemptStatus } from "./attempt.js";
+export {
+  CommitId,
+  emptyUsage,
+  formatTag,
+  Language,
+  LineNumber,
+  RepoPath,
+  Sha256,
+  Timestamp,
+  Usage,
+} from "./common.js";
+export { AgentConfig, ModelConfig, ModelPrices, RunConfig, type RunConfigInput } from "./config.js";
+export {
+  applyOverrides,
+  type LoadConfigOptions,
+  loadConfig,
+  mergeConfigLayers,
+  resolveConfigEnv,
+} from "./config-file.js";
+export { DatasetIndex } from "./dataset.js";
+export { type DetectedFormat, detectFormat, parseAnyFile } from "./detect.js";
+export { Diagnosis, DiagnosisBlock } from "./diagnosis.js";
+export { DiagnosisScores, ScoreMetrics, ScoreWarning } from "./diagnosis-scores.js";
+export { DistDebugError, type DistDebugErrorCode, type DistDebugErrorOptions } from "./errors.js";
+export { DEFAULT_MAX_FILE_BYTES, readFileChecked, writeFileAtomic } from "./files.js";
+export { type FormatKind, formatOf, formats, isFormatKind } from "./formats.js";
+export { Gold, GoldBlock } from "./gold.js";
+export { Artifact, Incident, IncidentCategory, RepositoryRef } from "./incident.js";
+export type { FileIssue } from "./internal/issues.js";
+export { jsonSchemaFiles, jsonSchemaOf } from "./json-schema.js";
+export {
+  convertMiniSweAgentTrajectory,
+  isMiniSweAgentTrajectory,
+  MiniSweAgentMessage,
+  MiniSweAgentTrajectory,
+} from "./mini-swe-agent.js";
+export {
+  type InvalidFileData,
+  type ParseOptions,
+  parseJsonInput,
+  serialize,
+  validateWith,
+} from "./parse.js";
+export {
+  parseAttempt,
+  parseDatasetIndex,
+  parseDiagnosis,
+  parseDiagnosisScores,
+  parseGold,
+  parseIncident,
+  parseRunConfig,
+  parseRunInfo,
+  parseSubmissionManifest,
+  parseSummary,
+  parseTrajectory,
+} from "./parsers.js";
+export { RunInfo } from "./run.js";
+export {
+  ReadOnlyBind,
+  SandboxLimits,
+  SandboxPolicy,
+  type SandboxPolicyInput,
+} from "./sandbox-policy.js";
+export { SubmissionManifest } from "./submission.js";
+export { Estimate, StatsMethod, Summary } from "./summary.js";
+export {
+  CommandStep,
+  MessageStep,
+  ModelCallStep,
+  Trajectory,
+  TrajectoryStep,
+} from "./trajectory.js";

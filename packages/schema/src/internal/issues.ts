@@ -1,0 +1,78 @@
+import type { z } from "zod";
+import { describeValue, jsonPath, valueAt } from "./describe.js";
+
+/** One problem found in a file: where, what was expected, what was found. */
+export interface FileIssue {
+  /** JSON path of the offending value, for example `$.blocks[0].startLine`. */
+  path: string;
+  /** What the format wants there. */
+  expected: string;
+  /** What the file has there. */
+  found: string;
+}
+
+function sizeBound(
+  origin: string,
+  bound: number | bigint,
+  inclusive: boolean,
+  low: boolean,
+): string {
+  const op = low ? (inclusive ? ">=" : ">") : inclusive ? "<=" : "<";
+  if (origin === "string") return `a string of length ${op} ${bound}`;
+  if (origin === "array" || origin === "set") return `an array with ${op} ${bound} items`;
+  return `a number ${op} ${bound}`;
+}
+
+function expectedOf(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return issue.expected === "int" ? "an integer" : `a value of type ${issue.expected}`;
+    case "too_small":
+      return sizeBound(issue.origin, issue.minimum, issue.inclusive ?? true, true);
+    case "too_big":
+      return sizeBound(issue.origin, issue.maximum, issue.inclusive ?? true, false);
+    case "invalid_value":
+      return issue.values.length === 1
+        ? JSON.stringify(issue.values[0])
+        : `one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
+    case "invalid_format":
+      return issue.pattern ? `a string matching ${issue.pattern}` : `a ${issue.format} string`;
+    case "unrecognized_keys":
+      return `no key ${issue.keys.map((key) => JSON.stringify(key)).join(", ")}`;
+    case "invalid_union":
+      return issue.message && !issue.message.startsWith("Invalid input")
+        ? issue.message
+        : "one of the allowed shapes";
+    default:
+      return issue.message;
+  }
+}
+
+/** Turns zod's issues into {@link FileIssue}s with values read from the original input. */
+export function toFileIssues(error: z.ZodError, input: unknown): FileIssue[] {
+  const out: FileIssue[] = [];
+  const visit = (issue: z.core.$ZodIssue) => {
+    // A union whose every branch failed at the same deeper place is clearer as those issues.
+    if (issue.code === "invalid_union" && issue.errors.length > 0) {
+      const best = issue.errors.reduce((a, b) => (b.length < a.length ? b : a));
+      if (best.length > 0 && best.every((inner) => inner.path.length > 0)) {
+        for (const inner of best) visit({ ...inner, path: [...issue.path, ...inner.path] });
+        return;
+      }
+    }
+    const found =
+      issue.code === "unrecognized_keys"
+        ? `the extra key${issue.keys.length === 1 ? "" : "s"} ${issue.keys.join(", ")}`
+        : describeValue(valueAt(input, issue.path));
+    out.push({ path: jsonPath(issue.path), expected: expectedOf(issue), found });
+  };
+  for (const issue of error.issues) visit(issue);
+  return out;
+}
+
+/** Renders issues as indented lines: `  - $.a.b: expected X, found Y`. */
+export function formatIssues(issues: readonly FileIssue[]): string {
+  return issues
+    .map((issue) => `  - ${issue.path}: expected ${issue.expected}, found ${issue.found}`)
+    .join("\n");
+}

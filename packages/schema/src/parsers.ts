@@ -1,0 +1,57 @@
+import { formats } from "./formats.js";
+import {
+  convertMiniSweAgentTrajectory,
+  isMiniSweAgentTrajectory,
+  MiniSweAgentMessageList,
+  MiniSweAgentTrajectory,
+} from "./mini-swe-agent.js";
+import { createParser, type ParseOptions, parseJsonInput, validateWith } from "./parse.js";
+import type { Trajectory } from "./trajectory.js";
+
+/** Parses and validates `incident.json`. Throws `INVALID_FILE` listing every problem. */
+export const parseIncident = createParser("incident");
+/** Parses and validates `gold.json`. Throws `INVALID_FILE` listing every problem. */
+export const parseGold = createParser("gold");
+/**
+ * Parses and validates `diagnosis.json`. Throws `INVALID_FILE` listing every problem.
+ * @example
+ * ```ts
+ * const diagnosis = parseDiagnosis(await readFile("out/diagnosis.json", "utf8"), { source: "out/diagnosis.json" });
+ * ```
+ */
+export const parseDiagnosis = createParser("diagnosis");
+/** Parses and validates `diagnosis_scores.json`. */
+export const parseDiagnosisScores = createParser("diagnosis_scores");
+/** Parses and validates `attempt.json`. */
+export const parseAttempt = createParser("attempt");
+/** Parses and validates `run.json`. */
+export const parseRunInfo = createParser("run");
+/** Parses and validates `summary.json`. */
+export const parseSummary = createParser("summary");
+/** Parses and validates a submission `manifest.json`. */
+export const parseSubmissionManifest = createParser("submission");
+/** Parses and validates `dataset.json`. */
+export const parseDatasetIndex = createParser("dataset");
+/** Validates a run config value (already read from YAML; see `loadConfig` for files). */
+export const parseRunConfig = createParser("config");
+
+const parseOwnTrajectory = createParser("trajectory");
+
+/**
+ * Parses `trajectory.json`: the DistDebug format, or a mini-swe-agent trajectory (the
+ * `mini-swe-agent-1.1` object or the older bare message list), which is converted.
+ */
+export function parseTrajectory(input: unknown, options: ParseOptions = {}): Trajectory {
+  const value = parseJsonInput(input, options);
+  if (!isMiniSweAgentTrajectory(value)) return parseOwnTrajectory(value, options);
+  const source = options.source ?? "input";
+  const mini = Array.isArray(value)
+    ? validateWith(MiniSweAgentMessageList, "trajectory", value, source)
+    : validateWith(MiniSweAgentTrajectory, "trajectory", value, source);
+  return validateWith(
+    formats.trajectory.schema,
+    "trajectory",
+    convertMiniSweAgentTrajectory(mini),
+    source,
+  );
+}

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import { formatTag, Sha256, Timestamp } from "./common.js";
+import { RunConfig } from "./config.js";
+
+/** `run.json`: what produced a results folder. Secrets never appear (references stay `${VAR}`). */
+export const RunInfo = z.object({
+  format: formatTag("run", 1),
+  name: z.string().min(1),
+  createdAt: Timestamp,
+  /** The resolved config, with secrets redacted. */
+  config: RunConfig,
+  /** sha256 of the canonical config. */
+  configHash: Sha256,
+  harness: z.object({
+    version: z.string(),
+    packages: z.record(z.string(), z.string()),
+  }),
+  dataset: z.object({
+    name: z.string(),
+    version: z.string(),
+    digest: Sha256,
+    path: z.string().optional(),
+  }),
+  host: z.object({
+    platform: z.string(),
+    arch: z.string(),
+    node: z.string(),
+    cpus: z.number().int().min(0),
+    memoryBytes: z.number().min(0),
+    sandboxBackend: z.string().optional(),
+  }),
+});
+/** `run.json`. */
+export type RunInfo = z.infer<typeof RunInfo>;

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { formatTag, Usage } from "./common.js";
+
+const at = z.string().optional();
+
+/** A message of the conversation between the agent and the model. */
+export const MessageStep = z.object({
+  type: z.literal("message"),
+  role: z.enum(["system", "user", "assistant", "tool"]),
+  content: z.string(),
+  at,
+});
+
+/** One call to the model with its token use and cost. */
+export const ModelCallStep = z.object({
+  type: z.literal("model-call"),
+  model: z.string().optional(),
+  inputTokens: z.number().int().min(0),
+  outputTokens: z.number().int().min(0),
+  cachedTokens: z.number().int().min(0).default(0),
+  /** Null when no price is known. */
+  costUsd: z.number().min(0).nullable().default(null),
+  durationMs: z.number().min(0).optional(),
+  /** Set when the call failed (after retries). */
+  error: z.string().optional(),
+  at,
+});
+
+/** One shell command the agent ran, with what it printed. */
+export const CommandStep = z.object({
+  type: z.literal("command"),
+  command: z.string(),
+  /** Null when the command was killed (timeout, signal). */
+  exitCode: z.number().int().nullable(),
+  output: z.string(),
+  durationMs: z.number().min(0).optional(),
+  timedOut: z.boolean().optional(),
+  truncated: z.boolean().optional(),
+  at,
+});
+
+/** One step of a trajectory. */
+export const TrajectoryStep = z.discriminatedUnion("type", [
+  MessageStep,
+  ModelCallStep,
+  CommandStep,
+]);
+/** One step of a trajectory. */
+export type TrajectoryStep = z.infer<typeof TrajectoryStep>;
+
+/**
+ * `trajectory.json`: what the agent did, in order, with token use and cost.
+ * Readers also accept mini-swe-agent trajectories and convert them
+ * (see {@link convertMiniSweAgentTrajectory}).
+ */
+export const Trajectory = z.object({
+  format: formatTag("trajectory", 1),
+  incidentId: z.string().optional(),
+  agent: z.object({ name: z.string().min(1), version: z.string().optional() }),
+  model: z.object({ provider: z.string().optional(), name: z.string().optional() }).optional(),
+  /** How the agent ended: `submitted`, `limit-exceeded`, `error`, or the agent's own word. */
+  exitStatus: z.string().min(1),
+  /** What the agent submitted as text, if anything. */
+  submission: z.string().optional(),
+  usage: Usage,
+  steps: z.array(TrajectoryStep),
+  startedAt: at,
+  endedAt: at,
+  durationMs: z.number().min(0).optional(),
+  /** The format this trajectory was converted from, if any (`mini-swe-agent-1.1`). */
+  convertedFrom: z.string().optional(),
+  /** Fields of the source trajectory that have no place above, kept as they were. */
+  extra: z.record(z.string(), z.unknown()).optional(),
+});
+/** `trajectory.json`. */
+export type Trajectory = z.infer<typeof Trajectory>;

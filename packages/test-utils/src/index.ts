@@ -1,0 +1,13 @@
+export {
+  type FixtureCommit,
+  type FixtureRepo,
+  type GitdirOptions,
+  gitdir,
+} from "./gitdir.js";
+export {
+  type FixtureEntry,
+  type FixtureFiles,
+  removeTestdir,
+  testdir,
+  writeFixtureFiles,
+} from "./testdir.js";

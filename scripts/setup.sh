@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs everything the project needs on a fresh machine that has only Node.js 20+ and npm:
+# system packages (bubblewrap for the sandbox) when running as root with apt, then the
+# workspace's npm packages with the pinned pnpm. Safe to run again: it skips what is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v bwrap >/dev/null 2>&1 || need_apt+=(bubblewrap)
+command -v git >/dev/null 2>&1 || need_apt+=(git)
+if [ "${#need_apt[@]}" -gt 0 ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing ${need_apt[*]} with apt-get" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  else
+    echo "setup: missing ${need_apt[*]}; install it with your package manager (apt-get install bubblewrap, dnf install bubblewrap, pacman -S bubblewrap)" >&2
+  fi
+fi
+
+bash scripts/pnpm.sh install --frozen-lockfile --reporter=append-only >&2
