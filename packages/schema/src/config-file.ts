@@ -71,7 +71,7 @@ export interface LoadConfigOptions {
  * Reads, merges and validates run config YAML files. `${VAR}` references stay as they are:
  * resolve them at run time with {@link resolveConfigEnv} and never write the result to disk.
  * Without a `name`, the config is named after its last file: `configs/mini-swe-agent/gpt-5.4.yaml`
- * becomes `mini-swe-agent-gpt-5.4`.
+ * becomes `mini-swe-agent-gpt-5.4` (agent folder and file under `configs/`), `my.yaml` becomes `my`.
  *
  * @example
  * ```ts
@@ -129,7 +129,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<RunConfig>
     const last = options.files.at(-1)!;
     const stem = basename(last, extname(last));
     const parent = basename(dirname(last));
-    merged.name = parent && parent !== "." && parent !== "configs" ? `${parent}-${stem}` : stem;
+    const inConfigs = basename(dirname(dirname(last))) === "configs";
+    merged.name = inConfigs ? `${parent}-${stem}` : stem;
   }
   return validateWith(RunConfigSchema, "config", merged, options.files.join(" + "));
 }

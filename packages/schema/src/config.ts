@@ -18,7 +18,10 @@ export const ModelConfig = z.object({
   /** Model name as the provider knows it. */
   name: z.string().min(1),
   /** Base URL of the API (vLLM, OpenRouter, Ollama, a local server). Default: the provider's. */
-  baseUrl: z.string().url().optional(),
+  baseUrl: z
+    .string()
+    .regex(/^(https?:\/\/|\$\{)/, "an http(s) URL or a ${VAR} reference")
+    .optional(),
   /** Name of the environment variable holding the API key. Never the key itself. */
   apiKeyEnv: z
     .string()

@@ -105,7 +105,8 @@ function actionsOf(message: MiniSweAgentMessage): string[] {
   }
   const text = contentText(message.content);
   const blocks = [...text.matchAll(/```(?:bash|sh)\s*\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
-  return blocks.length === 1 ? blocks : blocks.slice(0, 1);
+  // mini-swe-agent runs exactly one block; with none or several it answers a format error.
+  return blocks.length === 1 ? blocks : [];
 }
 
 /** Exit code and output of an observation message. */

@@ -1,20 +1,40 @@
 import { z } from "zod";
 import { formatTag } from "./common.js";
 
+/** The four headline metrics the stats package aggregates; every one a share in [0, 1]. */
+export const MetricName = z.enum([
+  "blockCoverage",
+  "blockPrecision",
+  "fileCoverage",
+  "linePrecision",
+]);
+/** One of the four aggregated metrics. */
+export type MetricName = z.infer<typeof MetricName>;
+
 /** How an interval was computed; recorded beside every figure. */
 export const StatsMethod = z.object({
-  seed: z.number().int(),
+  /** Seed of the resample plan, an unsigned 32-bit integer. */
+  seed: z.number().int().min(0).max(0xffffffff),
+  /** Bootstrap resamples B. */
   resamples: z.number().int().min(1),
+  /** `percentile` (default) or `bca` (bias-corrected and accelerated, jackknife over incidents). */
   method: z.enum(["percentile", "bca"]),
+  /** The generator, for example `xoshiro128** seeded by splitmix32; rejection-sampled indices`. */
   rng: z.string(),
+  /** The quantile rule, for example `R-7 (linear interpolation)`. */
   quantile: z.string(),
+  /** Two-sided confidence level, 0.95 by default. */
   confidence: z.number().gt(0).lt(1),
+  /** The stats package that computed the figures, for example `@distdebug/stats 0.1.0`. */
   version: z.string(),
 });
 /** How an interval was computed. */
 export type StatsMethod = z.infer<typeof StatsMethod>;
 
-/** A mean with its confidence interval and analytic clustered standard error (0-1 scale). */
+/**
+ * A mean with its bootstrap confidence interval and its analytic clustered standard error
+ * (sd of incident values / sqrt(n)); 0-1 scale. `n` is the number of incidents.
+ */
 export const Estimate = z.object({
   mean: z.number(),
   low: z.number(),
@@ -25,56 +45,133 @@ export const Estimate = z.object({
 /** A mean with its confidence interval. */
 export type Estimate = z.infer<typeof Estimate>;
 
-/** `summary.json`: the statistics of one results folder. */
+/** A difference (an {@link Estimate} of a delta) with the bootstrap probability that delta <= 0. */
+export const Difference = Estimate.extend({
+  /** Share of bootstrap replicates with delta <= 0. */
+  pAtMostZero: z.number().min(0).max(1),
+});
+/** A difference with P(delta <= 0). */
+export type Difference = z.infer<typeof Difference>;
+
+/** The facets subgroups are cut by. `multipleBlocks`: the gold diagnosis has more than one block. */
+export const SubgroupFacet = z.enum([
+  "system",
+  "language",
+  "category",
+  "reportNamesCausalMethod",
+  "usableStackTrace",
+  "multipleBlocks",
+]);
+/** A subgroup facet. */
+export type SubgroupFacet = z.infer<typeof SubgroupFacet>;
+
+/** Run-to-run variation of one metric. */
+export const RunToRun = z.object({
+  /** Mean over incidents of run k (attempt number k), k = 1..runs. */
+  perRun: z.array(z.number()),
+  /** Sample SD (n - 1) of `perRun`. */
+  sd: z.number().min(0),
+  /** Pooled within-incident SD of attempt scores. */
+  withinIncidentSd: z.number().min(0),
+  /** Share of the attempt-score variance due to run noise: within / (within + between). */
+  noiseShare: z.number().min(0).max(1),
+});
+/** Run-to-run variation of one metric. */
+export type RunToRun = z.infer<typeof RunToRun>;
+
+const Count = z.number().int().min(0);
+
+/** `summary.json`: the statistics of one results folder. Metrics are shares in [0, 1]. */
 export const Summary = z.object({
   format: formatTag("summary", 1),
   name: z.string(),
   method: StatsMethod,
   counts: z.object({
-    incidents: z.number().int().min(0),
-    attempts: z.number().int().min(0),
-    failedAttempts: z.number().int().min(0),
-    infraErrors: z.number().int().min(0),
-    missingAttempts: z.number().int().min(0),
+    /** Incidents of the dataset. */
+    incidents: Count,
+    /** Incidents with at least one counted attempt (the n of the headline figures). */
+    scoredIncidents: Count,
+    /** Attempt records read. */
+    attempts: Count,
+    /** Attempts that enter the means: succeeded plus failed. */
+    countedAttempts: Count,
+    /** Agent failures (agent-error, limit-exceeded, or no diagnosis): scored 0 and counted. */
+    failedAttempts: Count,
+    /** Harness failures (infra-error): not counted; they block a complete summary until rerun. */
+    infraErrors: Count,
+    /** Interrupted attempts: not counted; they block a complete summary until rerun. */
+    interrupted: Count,
+    /** Expected attempts with no record at all: listed in `missing`, never imputed. */
+    missingAttempts: Count,
+    /** Attempts expected per incident. */
+    attemptsPerIncident: Count,
   }),
-  /** False while infra errors or missing attempts remain. */
+  /** False while infra errors, interrupted or missing attempts remain. */
   complete: z.boolean(),
-  metrics: z.record(z.string(), Estimate),
+  /** The aggregation rules the figures follow, in words. */
+  conventions: z.array(z.string()).default([]),
+  metrics: z.record(MetricName, Estimate),
+  /** Mean use per counted attempt, incidents weighted equally. */
   usage: z.object({
     tokensPerRun: z.number().min(0),
     inputTokensPerRun: z.number().min(0),
     outputTokensPerRun: z.number().min(0),
+    cachedTokensPerRun: z.number().min(0),
+    callsPerRun: z.number().min(0),
+    /** Null when some counted attempt has no known cost. */
     costPerRunUsd: z.number().min(0).nullable(),
+    /** Over every attempt record, infra errors included. */
+    totalTokens: z.number().min(0),
+    /** Null when some attempt has no known cost. */
+    totalCostUsd: z.number().min(0).nullable(),
   }),
-  localizationGap: Estimate.optional(),
+  /** File coverage minus block coverage, paired over incidents. */
+  localizationGap: Difference.optional(),
   subgroups: z
     .array(
       z.object({
-        facet: z.string(),
+        facet: SubgroupFacet,
         group: z.string(),
-        metric: z.string(),
+        metric: MetricName,
         estimate: Estimate,
       }),
     )
     .default([]),
-  runToRun: z
-    .object({
-      perRun: z.array(z.number()),
-      sd: z.number().min(0),
-      withinIncidentSd: z.number().min(0),
-      noiseShare: z.number().min(0).max(1),
-    })
-    .optional(),
+  /** Disjoint groups of a two-valued facet compared by stratified bootstrap: `groups[0]` minus `groups[1]`. */
+  subgroupDifferences: z
+    .array(
+      z.object({
+        facet: SubgroupFacet,
+        groups: z.tuple([z.string(), z.string()]),
+        metric: MetricName,
+        difference: Difference,
+      }),
+    )
+    .default([]),
+  /** Present when there are at least two runs. */
+  runToRun: z.record(MetricName, RunToRun).optional(),
   incidents: z.array(
     z.object({
       id: z.string(),
-      attempts: z.number().int().min(0),
-      failed: z.number().int().min(0),
-      metrics: z.record(z.string(), z.number()),
+      /** Counted attempts. */
+      attempts: Count,
+      failed: Count,
+      /** Incident means; absent when the incident has no counted attempt. */
+      metrics: z.record(MetricName, z.number()).optional(),
     }),
   ),
   missing: z
     .array(z.object({ incidentId: z.string(), attempt: z.number().int().min(1) }))
+    .default([]),
+  /** Attempts to rerun: infra errors and interrupted attempts. */
+  rerun: z
+    .array(
+      z.object({
+        incidentId: z.string(),
+        attempt: z.number().int().min(1),
+        status: z.enum(["infra-error", "interrupted"]),
+      }),
+    )
     .default([]),
 });
 /** `summary.json`. */

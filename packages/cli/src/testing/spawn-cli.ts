@@ -1,0 +1,17 @@
+import { fileURLToPath } from "node:url";
+
+/** The repository root (this file is packages/cli/src/testing/spawn-cli.ts). */
+export const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
+
+/**
+ * The node arguments that run the CLI from source in a child process from any working
+ * directory: `[...cliNodeArgs(), "validate", "x.json"]` passed to `process.execPath`.
+ */
+export function cliNodeArgs(): string[] {
+  return [
+    "--conditions=@distdebug/source",
+    "--import",
+    `${repoRoot}node_modules/tsx/dist/loader.mjs`,
+    `${repoRoot}packages/cli/src/bin.ts`,
+  ];
+}

@@ -1,0 +1,84 @@
+import { testdir } from "@distdebug/test-utils";
+import { describe, expect, it } from "vitest";
+import { applyOverrides, loadConfig, resolveConfigEnv } from "./config-file.js";
+import { DistDebugError } from "./errors.js";
+
+const base = `
+agent:
+  type: mini
+  stepLimit: 250
+model:
+  provider: openai
+  name: gpt-5.4
+  baseUrl: \${OPENAI_BASE_URL:-https://api.openai.com/v1}
+  apiKeyEnv: OPENAI_API_KEY
+  parameters:
+    temperature: 0
+    extra_headers: { X-Team: "\${TEAM}" }
+run:
+  attempts: 3
+`;
+
+describe("loadConfig", () => {
+  it("merges files (later wins), applies overrides, names the config after its path", async () => {
+    const dir = await testdir({
+      "configs/mini-swe-agent/gpt-5.4.yaml": base,
+      "local.yaml": "agent:\n  stepLimit: 40\nrun:\n  concurrency: 2\n",
+    });
+    const config = await loadConfig({
+      files: [`${dir}/configs/mini-swe-agent/gpt-5.4.yaml`, `${dir}/local.yaml`],
+      overrides: ["run.attempts=1", "model.parameters.temperature=0.5"],
+    });
+    expect(config.name).toBe("local");
+    expect(config.agent.stepLimit).toBe(40);
+    expect(config.run).toEqual({ attempts: 1, concurrency: 2, seed: 0 });
+    expect(config.model?.parameters.temperature).toBe(0.5);
+    // ${ENV} references are kept as written: resolved only at run time.
+    expect(config.model?.baseUrl).toBe("${OPENAI_BASE_URL:-https://api.openai.com/v1}");
+    const single = await loadConfig({ files: [`${dir}/configs/mini-swe-agent/gpt-5.4.yaml`] });
+    expect(single.name).toBe("mini-swe-agent-gpt-5.4");
+  });
+
+  it("keeps ${VAR} references and resolves them only in memory", async () => {
+    const dir = await testdir({
+      "c.yaml": "agent: { type: command, command: ['python3', '${AGENT_SCRIPT}'] }\n",
+    });
+    const config = await loadConfig({ files: [`${dir}/c.yaml`] });
+    expect(config.agent.command).toEqual(["python3", "${AGENT_SCRIPT}"]);
+    const resolved = resolveConfigEnv(config, { AGENT_SCRIPT: "/task/agent.py" });
+    expect(resolved.agent.command).toEqual(["python3", "/task/agent.py"]);
+    expect(config.agent.command).toEqual(["python3", "${AGENT_SCRIPT}"]);
+    expect(resolveConfigEnv({ url: "${X:-http://localhost}" }, {})).toEqual({
+      url: "http://localhost",
+    });
+    try {
+      resolveConfigEnv(config, {});
+      expect.unreachable();
+    } catch (error) {
+      expect(DistDebugError.isInstance(error) && error.code).toBe("MISSING_ENV");
+      expect((error as Error).message).toBe(
+        "environment variable AGENT_SCRIPT is not set (needed by the config at $.agent.command[1])",
+      );
+    }
+  });
+
+  it("gives clear errors for bad YAML, a bad field and a missing file", async () => {
+    const dir = await testdir({
+      "bad.yaml": "agent: [unclosed\n",
+      "field.yaml": "agent:\n  type: gpt\n",
+    });
+    await expect(loadConfig({ files: [`${dir}/bad.yaml`] })).rejects.toThrow(
+      /bad\.yaml: not valid YAML \(line \d+, column \d+\)/,
+    );
+    await expect(loadConfig({ files: [`${dir}/field.yaml`] })).rejects.toThrow(
+      /\$\.agent\.type: expected one of "baseline", "mini", "command", found the string "gpt"/,
+    );
+    await expect(loadConfig({ files: [`${dir}/none.yaml`] })).rejects.toThrow(
+      /none\.yaml: no such config file/,
+    );
+  });
+
+  it("rejects an override without =", () => {
+    expect(() => applyOverrides({}, ["run.attempts"])).toThrow(/expected key.path=value/);
+  });
+});

@@ -1,0 +1,29 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { formats } from "./formats.js";
+import { jsonSchemaFiles } from "./json-schema.js";
+
+const dir = join(import.meta.dirname, "..", "json-schema");
+
+describe("committed JSON Schema files", () => {
+  it("equal freshly generated ones (run `pnpm schema:generate` after changing a schema)", async () => {
+    const fresh = jsonSchemaFiles();
+    const committed = (await readdir(dir)).filter((name) => name.endsWith(".schema.json")).sort();
+    expect(committed).toEqual(Object.keys(fresh).sort());
+    for (const [name, text] of Object.entries(fresh)) {
+      expect(await readFile(join(dir, name), "utf8"), name).toBe(text);
+    }
+  });
+
+  it("are draft 2020-12 and pin each kind's format tag", () => {
+    const fresh = jsonSchemaFiles();
+    for (const kind of Object.keys(formats)) {
+      const schema = JSON.parse(fresh[`${kind}.schema.json`]!);
+      expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+      expect(schema.properties.format.const ?? schema.properties.format.default).toBe(
+        `distdebug.${kind}/1`,
+      );
+    }
+  });
+});
