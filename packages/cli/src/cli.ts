@@ -25,10 +25,10 @@ function topHelp(): string {
   ].join("\n");
 }
 
-function commandHelp(words: string[], command: Command): string {
+function commandHelp(command: Command): string {
   const options = Object.entries(command.options).map(([name, option]) => {
     const flag = `--${name}${option.short ? `, -${option.short}` : ""}${option.type === "string" ? " <value>" : ""}`;
-    const description = (option as { description?: string }).description ?? "";
+    const description = option.description ?? "";
     return `  ${flag.padEnd(28)} ${description}`;
   });
   return [
@@ -85,7 +85,11 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO()): 
     parsed = parseArgs({
       args: [...rest],
       options: {
-        ...command.options,
+        ...Object.fromEntries(
+          Object.entries(command.options).map(
+            ([name, { description: _description, ...option }]) => [name, option],
+          ),
+        ),
         json: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
@@ -99,7 +103,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO()): 
     return 2;
   }
   if (parsed.values.help) {
-    io.stdout(commandHelp(entry.words, command));
+    io.stdout(commandHelp(command));
     return 0;
   }
   try {

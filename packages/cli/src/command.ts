@@ -1,4 +1,11 @@
 import type { ParseArgsConfig } from "node:util";
+
+/** One option of a command: a `node:util` parseArgs option with a help text. */
+export type CommandOption = NonNullable<ParseArgsConfig["options"]>[string] & {
+  /** One line for `--help`. */
+  description?: string;
+};
+
 import type { CliIO } from "./io.js";
 
 /** Parsed arguments of a command. */
@@ -13,8 +20,8 @@ export interface Command {
   usage: string;
   /** What it does, in a sentence or a short paragraph. */
   description: string;
-  /** Options as `node:util` parseArgs takes them; `help` and `json` are added for every command. */
-  options: NonNullable<ParseArgsConfig["options"]>;
+  /** Options as `node:util` parseArgs takes them, with help texts; `help` and `json` are added for every command. */
+  options: Record<string, CommandOption>;
   /** Runs the command and returns the exit code: 0 ok, 1 failed check, 2 bad usage or setup. */
   run: (args: CommandArgs, io: CliIO) => Promise<number>;
 }
