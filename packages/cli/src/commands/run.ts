@@ -1,3 +1,135 @@
-import { notImplemented } from "../command.js";
+import { resolve } from "node:path";
+import { type Dataset, loadDataset, runBenchmark, selectIncidents } from "@distdebug/runner";
+import { DistDebugError, loadConfig, parseRunConfig, type RunConfig } from "@distdebug/schema";
+import { bundledDatasets } from "../bundled-datasets.js";
+import {
+  defineCommand,
+  optionalString,
+  parsePositiveInt,
+  stringList,
+  UsageError,
+} from "../command.js";
+import { createRunProgress } from "../render/run-progress.js";
 
-export default notImplemented("run");
+async function chooseDataset(
+  datasetDir: string | undefined,
+  bugs: string[],
+  cwd: string,
+): Promise<Dataset> {
+  if (datasetDir) return loadDataset(resolve(cwd, datasetDir));
+  const bundled = bundledDatasets();
+  if (bundled.length === 0)
+    throw new UsageError("no bundled dataset was found; pass --dataset <dir>");
+  if (bugs.length === 0) {
+    const example = bundled.find((entry) => entry.name === "example");
+    if (!example) throw new UsageError("the example dataset is missing; pass --dataset <dir>");
+    return loadDataset(example.dir);
+  }
+  for (const entry of bundled) {
+    const dataset = await loadDataset(entry.dir);
+    if (selectIncidents(dataset, { ids: bugs }).length > 0) return dataset;
+  }
+  throw new DistDebugError({
+    code: "INVALID_ARGUMENT",
+    message: `no bundled dataset has an incident matching ${bugs.join(", ")}; pass --dataset <dir>`,
+  });
+}
+
+async function chooseConfig(
+  files: string[],
+  agent: string | undefined,
+  overrides: string[],
+  cwd: string,
+): Promise<RunConfig> {
+  if (files.length > 0) {
+    const config = await loadConfig({
+      files: files.map((file) => resolve(cwd, file)),
+      overrides: agent ? [...overrides, `agent.type=${agent}`] : overrides,
+    });
+    return config;
+  }
+  const type = agent ?? "baseline";
+  return parseRunConfig({ name: type, agent: { type } }, { source: "--agent" });
+}
+
+export default defineCommand({
+  usage:
+    "run [--config <file>]... [--agent baseline|mini|command] [--dataset <dir>] [--bug <id|glob>]... [--runs N] [--concurrency N] [--out <dir>] [--redo]",
+  description:
+    "Runs an agent on incidents: an anonymized workspace per attempt, the leakage check, the sandbox, the agent, and scoring. Finished attempts are reused (resume is the default); Ctrl-C stops starting attempts and ends running ones as interrupted. Without --dataset, --bug looks the id up in the bundled datasets (the example dataset, then the real-incident catalog); without --bug the whole offline example dataset runs.",
+  options: {
+    config: {
+      type: "string",
+      multiple: true,
+      description: "run config YAML (several merge, later wins)",
+    },
+    agent: { type: "string", description: "agent type, overriding the config (default baseline)" },
+    dataset: { type: "string", description: "dataset folder (default: the bundled ones)" },
+    bug: { type: "string", multiple: true, description: "incident id or glob (repeatable)" },
+    runs: { type: "string", description: "attempts per incident (default: config run.attempts)" },
+    concurrency: {
+      type: "string",
+      description: "attempts at once (default: config run.concurrency)",
+    },
+    out: { type: "string", description: "results folder (default results/<config name>)" },
+    redo: { type: "boolean", description: "redo finished attempts too" },
+    set: {
+      type: "string",
+      multiple: true,
+      description: "config override key.path=value (repeatable)",
+    },
+    "cache-dir": {
+      type: "string",
+      description: "repository and workspace cache (default ~/.cache/distdebug)",
+    },
+  },
+  async run(args, io) {
+    const bugs = stringList(args, "bug");
+    const config = await chooseConfig(
+      stringList(args, "config"),
+      optionalString(args, "agent"),
+      stringList(args, "set"),
+      io.cwd,
+    );
+    const dataset = await chooseDataset(optionalString(args, "dataset"), bugs, io.cwd);
+    const incidents =
+      bugs.length > 0 ? selectIncidents(dataset, { ids: bugs }) : [...dataset.incidents];
+    if (incidents.length === 0)
+      throw new UsageError(`no incident of ${dataset.dir} matches ${bugs.join(", ")}`);
+    const outDir = resolve(
+      io.cwd,
+      optionalString(args, "out") ?? `results/${config.name ?? "run"}`,
+    );
+    const runs = optionalString(args, "runs");
+    const concurrency = optionalString(args, "concurrency");
+    const cacheDir = optionalString(args, "cache-dir");
+    const progress = createRunProgress(io, args.values.json ? "json" : io.isTTY ? "tty" : "plain");
+    const result = await runBenchmark({
+      config,
+      dataset,
+      incidents,
+      outDir,
+      ...(runs === undefined ? {} : { attempts: parsePositiveInt(runs, "runs", 1) }),
+      ...(concurrency === undefined
+        ? {}
+        : { concurrency: parsePositiveInt(concurrency, "concurrency", 1) }),
+      ...(cacheDir === undefined ? {} : { cacheDir: resolve(io.cwd, cacheDir) }),
+      redo: Boolean(args.values.redo),
+      env: io.env,
+      ...(io.signal ? { signal: io.signal } : {}),
+      onEvent: progress.onEvent,
+    });
+    if (result.interrupted) {
+      io.stderr(
+        `interrupted: finished attempts are kept in ${outDir}; run the same command again to resume\n`,
+      );
+      return 130;
+    }
+    const infra = result.attempts.filter((attempt) => attempt.status === "infra-error").length;
+    if (!args.values.json) {
+      io.stderr(`${result.ran} attempts run, ${result.reused} reused; results in ${outDir}\n`);
+      io.stderr(`next: distdebug score ${outDir}\n`);
+    }
+    return infra > 0 ? 1 : 0;
+  },
+});

@@ -1,3 +1,46 @@
-import { notImplemented } from "../command.js";
+import { resolve } from "node:path";
+import { scoreResults } from "@distdebug/runner";
+import { serialize } from "@distdebug/schema";
+import { defineCommand, optionalString, parsePositiveInt, UsageError } from "../command.js";
+import { leaderboardTable } from "../render/leaderboard-table.js";
 
-export default notImplemented("score");
+export default defineCommand({
+  usage: "score <results dir> [--attempts N] [--seed N]",
+  description:
+    "Rescores every attempt of a results folder from its files against the gold on the pristine buggy tree, rewrites diagnosis_scores.json where it differs, writes summary.json and prints the leaderboard row (block coverage with 95% CI, block precision, file coverage, tokens/run, failed attempts). Pure: the same inputs give the same bytes.",
+  options: {
+    attempts: {
+      type: "string",
+      description: "attempts per incident to count (default: the run's)",
+    },
+    seed: { type: "string", description: "bootstrap seed (default 0)" },
+    "cache-dir": { type: "string", description: "repository and workspace cache" },
+  },
+  async run(args, io) {
+    const dir = args.positionals[0];
+    if (!dir || args.positionals.length > 1) throw new UsageError("name one results folder");
+    const attempts = optionalString(args, "attempts");
+    const seed = optionalString(args, "seed");
+    const cacheDir = optionalString(args, "cache-dir");
+    const result = await scoreResults({
+      outDir: resolve(io.cwd, dir),
+      ...(attempts === undefined ? {} : { attempts: parsePositiveInt(attempts, "attempts", 1) }),
+      ...(seed === undefined ? {} : { seed: Number.parseInt(seed, 10) }),
+      ...(cacheDir === undefined ? {} : { cacheDir: resolve(io.cwd, cacheDir) }),
+    });
+    if (args.values.json) {
+      io.stdout(
+        serialize({ summary: result.summary, changed: result.changed, stale: result.stale }),
+      );
+      return 0;
+    }
+    io.stdout(leaderboardTable([result.summary]));
+    if (result.stale.length > 0)
+      io.stderr(
+        `${result.stale.length} attempts belong to another config or dataset and were not counted; run distdebug run again to redo them\n`,
+      );
+    if (result.changed > 0)
+      io.stderr(`${result.changed} diagnosis_scores.json files were rewritten\n`);
+    return 0;
+  },
+});

@@ -1,0 +1,41 @@
+import type { Sandbox } from "@distdebug/sandbox";
+import type { ReadOnlyBind, RunConfig, Trajectory, Usage } from "@distdebug/schema";
+import type { RunEventListener } from "../events.js";
+
+/** What an agent gets for one attempt. The sandbox binds the workspace, task and output folders. */
+export interface AgentContext {
+  incidentId: string;
+  /** 1-based attempt number. */
+  attempt: number;
+  /** The run config with `${VAR}` references resolved (in memory only). */
+  config: RunConfig;
+  sandbox: Sandbox;
+  /** Host folders; inside the sandbox they are `/task`, `/output` and `/workspace`. */
+  taskDir: string;
+  outputDir: string;
+  workspaceDir: string;
+  /** Epoch milliseconds by which the agent must have ended (the wall-time limit). */
+  deadline: number;
+  signal: AbortSignal;
+  emit: RunEventListener;
+}
+
+/** How the agent ended, by its own account. The runner checks its files either way. */
+export interface AgentOutcome {
+  status: "succeeded" | "agent-error" | "limit-exceeded";
+  /** Why it did not succeed. */
+  message?: string;
+  /** Token use the harness measured (zero for offline agents). */
+  usage: Usage;
+  /** A trajectory the harness recorded, used when the agent wrote none. */
+  trajectory?: Trajectory;
+}
+
+/** An agent: what it needs in the sandbox, and how it runs. */
+export interface Agent {
+  /** `baseline`, `mini`, `command`. */
+  name: string;
+  /** Extra read-only binds the agent needs inside the sandbox (its own program). */
+  binds?: (config: RunConfig) => ReadOnlyBind[];
+  run: (context: AgentContext) => Promise<AgentOutcome>;
+}

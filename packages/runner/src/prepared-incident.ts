@@ -1,0 +1,84 @@
+import { join } from "node:path";
+import { createEvaluator, directoryReader, scoreMissingDiagnosis } from "@distdebug/evaluator";
+import type { Diagnosis, DiagnosisScores, Gold } from "@distdebug/schema";
+import { checkLeakage, prepareWorkspace } from "@distdebug/workspace";
+import { buildIncidentRepository } from "./dataset/build-repository.js";
+import { loadGold } from "./dataset/gold.js";
+import { type IncidentTask, incidentTask } from "./dataset/task.js";
+import type { DatasetIncident } from "./dataset/types.js";
+
+/**
+ * One incident made ready for its attempts, once: its repository built into the cache, its
+ * gold and needles, the agent's task view and a scorer over the pristine buggy tree.
+ */
+export interface PreparedIncident {
+  readonly incident: DatasetIncident;
+  readonly task: IncidentTask;
+  /** Undefined for incidents without labels (the catalog): their attempts are not scored. */
+  readonly gold: Gold | undefined;
+  /** Copies the anonymized workspace at the buggy revision into `dir` (from the base cache). */
+  materialize(dir: string, signal?: AbortSignal): Promise<void>;
+  /** Leak findings in a prepared workspace, as one line each; empty when clean. */
+  checkLeakage(dir: string): Promise<string[]>;
+  /** Scores a diagnosis (undefined: none valid) against the gold; undefined when not scorable. */
+  score(diagnosis: Diagnosis | undefined, incidentId: string): Promise<DiagnosisScores | undefined>;
+}
+
+/** Options of {@link prepareIncident}. */
+export interface PrepareIncidentOptions {
+  incident: DatasetIncident;
+  cacheDir: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * Prepares an incident for its attempts (see {@link PreparedIncident}). Scoring always reads
+ * the base workspace in the cache, never an agent's possibly edited copy.
+ */
+export async function prepareIncident(options: PrepareIncidentOptions): Promise<PreparedIncident> {
+  const { incident, cacheDir } = options;
+  const repository = await buildIncidentRepository(incident, {
+    cacheDir,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const gold = await loadGold(incident);
+  const task = await incidentTask(incident);
+  const needles = gold?.needles ?? [];
+  const workspaceCache = join(cacheDir, "workspaces");
+  let baseDir: string | undefined;
+  const materialize = async (dir: string, signal?: AbortSignal) => {
+    const result = await prepareWorkspace({
+      source: repository.gitdir,
+      commit: repository.buggyCommit,
+      dir,
+      needles,
+      cacheDir: workspaceCache,
+      ...(signal ? { signal } : {}),
+    });
+    baseDir ??= result.baseDir ?? dir;
+  };
+  let evaluator: ReturnType<typeof createEvaluator> | undefined;
+  return {
+    incident,
+    task,
+    gold,
+    materialize,
+    async checkLeakage(dir) {
+      const report = await checkLeakage({
+        dir,
+        needles,
+        ...(gold ? { fix: { repo: repository.gitdir, commit: gold.fix.commit } } : {}),
+      });
+      return report.findings.map(
+        (finding) => `${finding.kind} in ${finding.file}${finding.line ? `:${finding.line}` : ""}`,
+      );
+    },
+    async score(diagnosis, incidentId) {
+      if (!gold) return undefined;
+      if (!diagnosis) return scoreMissingDiagnosis({ gold, reason: "no valid diagnosis" });
+      if (!baseDir) throw new Error(`${incidentId}: the workspace was not prepared before scoring`);
+      evaluator ??= createEvaluator({ readFile: directoryReader(baseDir) });
+      return evaluator.score({ diagnosis, gold });
+    },
+  };
+}

@@ -1,0 +1,269 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, mkdtemp, readFile, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { createSandbox } from "@distdebug/sandbox";
+import {
+  type Attempt,
+  type AttemptStatus,
+  type Diagnosis,
+  DistDebugError,
+  emptyUsage,
+  parseDiagnosis,
+  parseTrajectory,
+  type RunConfig,
+  type SandboxPolicy,
+  SandboxPolicy as SandboxPolicySchema,
+  serialize,
+  type Trajectory,
+  type Usage,
+  writeFileAtomic,
+} from "@distdebug/schema";
+import { writeAgentTaskFolder } from "./agent-task-folder.js";
+import type { Agent, AgentOutcome } from "./agents/agent.js";
+import type { DatasetIncident } from "./dataset/types.js";
+import type { AttemptPhase, RunEventListener } from "./events.js";
+import { sha256Hex } from "./hash.js";
+import type { PreparedIncident } from "./prepared-incident.js";
+import { ATTEMPT_FILES, attemptDir } from "./results-layout.js";
+
+/** Options of {@link runAttempt}. */
+export interface RunAttemptOptions {
+  incident: DatasetIncident;
+  /** The incident's workspace source, gold and scorer, prepared once per incident and shared. */
+  prepared: Promise<PreparedIncident>;
+  /** 1-based attempt number. */
+  attempt: number;
+  /** The results folder (`results/<config>`). */
+  outDir: string;
+  /** The config as written (`${VAR}` unresolved); recorded in attempt.json's policy. */
+  config: RunConfig;
+  /** The config with `${VAR}` resolved, in memory only, for the agent. */
+  resolvedConfig: RunConfig;
+  agent: Agent;
+  /** Hash of everything the attempt depends on (see `attemptInputHash`). */
+  inputHash: string;
+  /** Where per-attempt working folders go. */
+  tempDir: string;
+  signal?: AbortSignal;
+  onEvent?: RunEventListener;
+}
+
+const MAX_AGENT_FILE_BYTES = 32 * 1024 * 1024;
+
+function errorOf(error: unknown): { code: string; message: string } {
+  if (DistDebugError.isInstance(error)) return { code: error.code, message: error.message };
+  return { code: "INTERNAL", message: error instanceof Error ? error.message : String(error) };
+}
+
+async function readOptional(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs one attempt end to end: a fresh copy of the incident's anonymized workspace, the
+ * leakage check (a leak is an infra error), the sandbox, the agent, validation of its
+ * `diagnosis.json` and `trajectory.json`, scoring against the pristine buggy tree, and last,
+ * atomically, `attempt.json`. The attempt folder is built aside and renamed into place, so it
+ * is either complete or absent. Never throws for the agent's or the harness's failures: they
+ * become the attempt's status.
+ */
+export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
+  const { incident, attempt } = options;
+  let prepared: PreparedIncident | undefined;
+  const emit = options.onEvent ?? (() => {});
+  const incidentId = incident.id;
+  const startedAt = new Date();
+  const timings: Record<string, number> = {};
+  const signal = options.signal ?? new AbortController().signal;
+  const policy: SandboxPolicy = SandboxPolicySchema.parse({
+    ...options.config.environment.sandbox,
+    readOnlyBinds: [
+      ...options.config.environment.sandbox.readOnlyBinds,
+      ...(options.agent.binds?.(options.config) ?? []),
+    ],
+  });
+  const finalDir = attemptDir(options.outDir, incidentId, attempt);
+  const staging = `${join(options.outDir, incidentId)}/.attempt-${attempt}.partial-${randomBytes(4).toString("hex")}`;
+  await mkdir(staging, { recursive: true });
+  const work = await mkdtemp(join(options.tempDir, `${incidentId}-a${attempt}-`));
+  emit({ type: "attempt-start", incidentId, attempt });
+
+  let phaseStart = Date.now();
+  const phase = (name: AttemptPhase) => {
+    emit({ type: "attempt-phase", incidentId, attempt, phase: name });
+    phaseStart = Date.now();
+  };
+  const endPhase = (name: AttemptPhase) => {
+    timings[name] = (timings[name] ?? 0) + (Date.now() - phaseStart);
+  };
+
+  let status: AttemptStatus = "succeeded";
+  let error: { code: string; message: string } | undefined;
+  let usage: Usage = emptyUsage();
+  let diagnosis: Diagnosis | undefined;
+  let backend = policy.backend;
+  const outputs: Record<string, string> = {};
+  const writeOutput = async (name: string, data: string | Uint8Array) => {
+    await writeFileAtomic(join(staging, name), data);
+    outputs[name] = sha256Hex(data);
+  };
+
+  try {
+    const workspaceDir = join(work, "workspace");
+    const taskDir = join(work, "task");
+    const outputDir = join(work, "output");
+    phase("workspace");
+    prepared = await options.prepared;
+    await prepared.materialize(workspaceDir, signal);
+    await mkdir(outputDir, { recursive: true });
+    await writeAgentTaskFolder(prepared.task, taskDir);
+    endPhase("workspace");
+
+    phase("leakage");
+    const findings = await prepared.checkLeakage(workspaceDir);
+    endPhase("leakage");
+    if (findings.length > 0) {
+      throw new DistDebugError({
+        code: "WORKSPACE_LEAK",
+        message: `the workspace of ${incidentId} leaks the fix: ${findings.slice(0, 3).join("; ")}`,
+        data: { findings },
+      });
+    }
+
+    phase("sandbox");
+    const sandbox = await createSandbox({
+      policy,
+      workspace: workspaceDir,
+      task: taskDir,
+      output: outputDir,
+    });
+    backend = sandbox.backend === "no-sandbox" ? "no-sandbox" : policy.backend;
+    endPhase("sandbox");
+
+    let outcome: AgentOutcome;
+    phase("agent");
+    try {
+      outcome = await options.agent.run({
+        incidentId,
+        attempt,
+        config: options.resolvedConfig,
+        sandbox,
+        taskDir,
+        outputDir,
+        workspaceDir,
+        deadline: Date.now() + options.resolvedConfig.agent.wallTimeLimitSec * 1000,
+        signal,
+        emit,
+      });
+    } finally {
+      endPhase("agent");
+      await sandbox.dispose();
+    }
+    usage = outcome.usage;
+    if (signal.aborted)
+      throw new DistDebugError({ code: "ABORTED", message: "the run was interrupted" });
+    if (outcome.status !== "succeeded") {
+      status = outcome.status;
+      error = {
+        code: outcome.status === "limit-exceeded" ? "LIMIT_EXCEEDED" : "AGENT_ERROR",
+        message: outcome.message ?? outcome.status,
+      };
+    }
+
+    // The agent's files: validated; the diagnosis kept as written, the trajectory normalized.
+    const diagnosisBytes = await readOptional(join(outputDir, ATTEMPT_FILES.diagnosis));
+    if (diagnosisBytes && diagnosisBytes.length <= MAX_AGENT_FILE_BYTES) {
+      await writeOutput(ATTEMPT_FILES.diagnosis, diagnosisBytes);
+      try {
+        diagnosis = parseDiagnosis(diagnosisBytes, {
+          source: `${incidentId}/attempt-${attempt}/diagnosis.json`,
+        });
+      } catch (invalid) {
+        if (status === "succeeded") {
+          status = "agent-error";
+          error = errorOf(invalid);
+        }
+      }
+    } else if (status === "succeeded") {
+      status = "agent-error";
+      error = { code: "NO_DIAGNOSIS", message: "the agent wrote no diagnosis.json" };
+    }
+    let trajectory: Trajectory | undefined = outcome.trajectory;
+    const trajectoryBytes = await readOptional(join(outputDir, ATTEMPT_FILES.trajectory));
+    if (trajectoryBytes && trajectoryBytes.length <= MAX_AGENT_FILE_BYTES) {
+      try {
+        trajectory = parseTrajectory(trajectoryBytes, {
+          source: `${incidentId}/attempt-${attempt}/trajectory.json`,
+        });
+      } catch {
+        // Kept as written below for inspection; the harness's own record is used when it has one.
+        if (!trajectory) await writeOutput("trajectory.invalid.json", trajectoryBytes);
+      }
+    }
+    trajectory ??= {
+      format: "distdebug.trajectory/1",
+      incidentId,
+      agent: { name: options.agent.name },
+      exitStatus: status,
+      usage,
+      steps: [],
+    };
+    await writeOutput(ATTEMPT_FILES.trajectory, serialize(trajectory));
+  } catch (caught) {
+    if (signal.aborted) {
+      status = "interrupted";
+      error = { code: "ABORTED", message: "the run was interrupted" };
+    } else {
+      status = "infra-error";
+      error = errorOf(caught);
+    }
+  }
+
+  let metrics: Attempt["metrics"];
+  if (prepared && status !== "infra-error" && status !== "interrupted") {
+    phase("scoring");
+    try {
+      // A failed attempt scores 0 whatever it wrote (STATS.md): only a success's diagnosis counts.
+      const scores = await prepared.score(
+        status === "succeeded" ? diagnosis : undefined,
+        incidentId,
+      );
+      if (scores) {
+        await writeOutput(ATTEMPT_FILES.scores, serialize(scores));
+        metrics = scores.metrics;
+      }
+    } catch (caught) {
+      status = "infra-error";
+      error = errorOf(caught);
+    }
+    endPhase("scoring");
+  }
+
+  const endedAt = new Date();
+  const record: Attempt = {
+    format: "distdebug.attempt/1",
+    incidentId,
+    attempt,
+    status,
+    ...(error ? { error } : {}),
+    startedAt: startedAt.toISOString(),
+    endedAt: endedAt.toISOString(),
+    durationMs: endedAt.getTime() - startedAt.getTime(),
+    timings,
+    usage,
+    inputHash: options.inputHash,
+    outputs,
+    ...(metrics ? { metrics } : {}),
+    sandbox: { backend, policy },
+  };
+  await writeFileAtomic(join(staging, ATTEMPT_FILES.attempt), serialize(record));
+  await rm(finalDir, { recursive: true, force: true });
+  await rename(staging, finalDir);
+  await rm(work, { recursive: true, force: true }).catch(() => {});
+  emit({ type: "attempt-end", incidentId, attempt, record });
+  return record;
+}

@@ -1,0 +1,139 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { loadConfig, parseAttempt, parseDiagnosisScores, parseRunConfig, type RunConfig } from "@distdebug/schema";
+import { testdir } from "@distdebug/test-utils";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Agent } from "./agents/agent.js";
+import { loadDataset } from "./dataset/load-dataset.js";
+import type { Dataset } from "./dataset/types.js";
+import type { RunEvent } from "./events.js";
+import { runBenchmark } from "./run-benchmark.js";
+import { scoreResults } from "./score-results.js";
+
+const exampleDir = new URL("../../../examples/dataset", import.meta.url).pathname;
+let dataset: Dataset;
+let cacheDir: string;
+
+beforeAll(async () => {
+  dataset = await loadDataset(exampleDir);
+  cacheDir = await testdir();
+});
+
+function config(name: string, extra: Record<string, unknown> = {}): RunConfig {
+  return parseRunConfig({ name, agent: { type: "baseline", wallTimeLimitSec: 60 }, run: { attempts: 2 }, ...extra });
+}
+
+/** A test agent: one shell command inside the real sandbox writes the agent's files. */
+function shellAgent(script: (incidentId: string) => string): Agent {
+  return {
+    name: "shell",
+    async run(context) {
+      const result = await context.sandbox.exec(script(context.incidentId), { timeoutMs: 20_000 });
+      return result.exitCode === 0
+        ? { status: "succeeded", usage: { inputTokens: 10, outputTokens: 5, cachedTokens: 0, calls: 1, costUsd: null } }
+        : { status: "agent-error", message: result.stderr, usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, calls: 0, costUsd: null } };
+    },
+  };
+}
+
+describe("runBenchmark", () => {
+  it("runs the baseline end to end, writes every file, and resumes without redoing", async () => {
+    const outDir = join(await testdir(), "results");
+    const incidents = dataset.incidents.slice(0, 2);
+    const events: RunEvent[] = [];
+    const first = await runBenchmark({ config: config("baseline"), dataset, incidents, outDir, cacheDir, onEvent: (event) => events.push(event) });
+    expect(first.ran).toBe(4);
+    expect(first.attempts.map((record) => record.status)).toEqual(["succeeded", "succeeded", "succeeded", "succeeded"]);
+    for (const incident of incidents) {
+      for (const attempt of [1, 2]) {
+        const dir = join(outDir, incident.id, `attempt-${attempt}`);
+        expect((await readdir(dir)).sort()).toEqual(["attempt.json", "diagnosis.json", "diagnosis_scores.json", "trajectory.json"]);
+        const record = parseAttempt(await readFile(join(dir, "attempt.json"), "utf8"));
+        const scores = parseDiagnosisScores(await readFile(join(dir, "diagnosis_scores.json"), "utf8"));
+        expect(record.metrics).toEqual(scores.metrics);
+        expect(record.sandbox.backend).toBe("bubblewrap");
+        expect(Object.keys(record.timings).sort()).toEqual(["agent", "leakage", "sandbox", "scoring", "workspace"]);
+      }
+    }
+    expect(events.filter((event) => event.type === "attempt-end")).toHaveLength(4);
+    const second = await runBenchmark({ config: config("baseline"), dataset, incidents, outDir, cacheDir });
+    expect(second.ran).toBe(0);
+    expect(second.reused).toBe(4);
+    const redo = await runBenchmark({ config: config("baseline"), dataset, incidents: incidents.slice(0, 1), outDir, cacheDir, redo: true });
+    expect(redo.ran).toBe(2);
+  });
+
+  it("redoes attempts when the config changes, and refuses another configuration's folder", async () => {
+    const outDir = join(await testdir(), "results");
+    const incidents = dataset.incidents.slice(0, 1);
+    await runBenchmark({ config: config("same"), dataset, incidents, outDir, cacheDir, attempts: 1 });
+    const warnings: string[] = [];
+    const changed = await runBenchmark({
+      config: config("same", { agent: { type: "baseline", rowBudget: 20 } }),
+      dataset,
+      incidents,
+      outDir,
+      cacheDir,
+      attempts: 1,
+      onEvent: (event) => {
+        if (event.type === "run-warn") warnings.push(event.message);
+      },
+    });
+    expect(changed.ran).toBe(1);
+    expect(warnings.join("\n")).toMatch(/changed since the last run/);
+    await expect(runBenchmark({ config: config("other"), dataset, incidents, outDir, cacheDir })).rejects.toMatchObject({ code: "RESULTS_CONFLICT" });
+  });
+
+  it("gives agent errors their status and scores them 0, and keeps infra errors apart", async () => {
+    const outDir = join(await testdir(), "results");
+    const incidents = dataset.incidents.slice(0, 1);
+    const id = incidents[0]!.id;
+    const invalid = await runBenchmark({
+      config: config("invalid"),
+      dataset,
+      incidents,
+      outDir,
+      cacheDir,
+      attempts: 1,
+      agent: shellAgent(() => `echo '{"format":"distdebug.diagnosis/1","blocks":"x"}' > /output/diagnosis.json`),
+    });
+    expect(invalid.attempts[0]).toMatchObject({ status: "agent-error", error: { code: "INVALID_FILE" } });
+    expect(invalid.attempts[0]?.metrics?.blockCoverage).toBe(0);
+    const silent = await runBenchmark({ config: config("invalid"), dataset, incidents, outDir, cacheDir, attempts: 1, redo: true, agent: shellAgent(() => "true") });
+    expect(silent.attempts[0]).toMatchObject({ status: "agent-error", error: { code: "NO_DIAGNOSIS" } });
+    // An agent that reads the workspace's history sees only the one neutral commit.
+    const history = await runBenchmark({
+      config: config("invalid"),
+      dataset,
+      incidents,
+      outDir,
+      cacheDir,
+      attempts: 1,
+      redo: true,
+      agent: shellAgent(
+        (incident) =>
+          `cd /workspace && n=$(git log --all --oneline | wc -l) && test "$n" = 1 && echo '{"format":"distdebug.diagnosis/1","incidentId":"${incident}","blocks":[]}' > /output/diagnosis.json`,
+      ),
+    });
+    expect(history.attempts[0]?.status).toBe("succeeded");
+    expect(id).toBeTruthy();
+  });
+
+  it("rescoring is pure and matches the scores written by the run", async () => {
+    const outDir = join(await testdir(), "results");
+    const incidents = dataset.incidents.slice(0, 2);
+    await runBenchmark({ config: config("pure"), dataset, incidents, outDir, cacheDir, attempts: 1 });
+    const first = await scoreResults({ outDir, cacheDir });
+    expect(first.changed).toBe(0);
+    const summaryText = await readFile(join(outDir, "summary.json"), "utf8");
+    const second = await scoreResults({ outDir, cacheDir });
+    expect(second.changed).toBe(0);
+    expect(await readFile(join(outDir, "summary.json"), "utf8")).toBe(summaryText);
+    expect(first.summary.counts.incidents).toBe(2);
+  });
+
+  it("loads the bundled baseline config", async () => {
+    const loaded = await loadConfig({ files: [new URL("../../../configs/baseline/default.yaml", import.meta.url).pathname] });
+    expect(loaded.agent.type).toBe("baseline");
+  });
+});

@@ -1,0 +1,280 @@
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  type Attempt,
+  DistDebugError,
+  parseAttempt,
+  parseRunInfo,
+  type RunConfig,
+  resolveConfigEnv,
+  serialize,
+  writeFileAtomic,
+} from "@distdebug/schema";
+import type { Agent } from "./agents/agent.js";
+import { agentFor } from "./agents/registry.js";
+import { defaultCacheDir } from "./dataset/build-repository.js";
+import type { Dataset, DatasetIncident } from "./dataset/types.js";
+import type { RunEventListener } from "./events.js";
+import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
+import { ATTEMPT_FILES, attemptDir, runInfoPath } from "./results-layout.js";
+import { runAttempt } from "./run-attempt.js";
+import { attemptInputHash, buildRunInfo, configHash } from "./run-info.js";
+
+/** Options of {@link runBenchmark}. */
+export interface RunBenchmarkOptions {
+  /** The run config as loaded (`${VAR}` references unresolved). */
+  config: RunConfig;
+  dataset: Dataset;
+  /** The incidents to run; default every incident of the dataset. */
+  incidents?: readonly DatasetIncident[];
+  /** Attempts per incident; default `config.run.attempts`. */
+  attempts?: number;
+  /** The results folder. */
+  outDir: string;
+  /** Attempts run at once; default `config.run.concurrency`. */
+  concurrency?: number;
+  /** Redo every selected attempt even when a valid one exists. Default false. */
+  redo?: boolean;
+  /** Repository and workspace caches. Default: `$DISTDEBUG_CACHE_DIR` or `~/.cache/distdebug`. */
+  cacheDir?: string;
+  /** The environment `${VAR}` references and API keys are read from. Default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Use this agent instead of the one the config names (tests, custom harnesses). */
+  agent?: Agent;
+  /** On abort: no new attempt starts, running ones end as `interrupted`. */
+  signal?: AbortSignal;
+  onEvent?: RunEventListener;
+}
+
+/** What {@link runBenchmark} did. */
+export interface RunBenchmarkResult {
+  outDir: string;
+  /** Every selected attempt's record, finished now or earlier, in incident then attempt order. */
+  attempts: Attempt[];
+  /** Attempts run now (not reused). */
+  ran: number;
+  /** Attempts reused from an earlier run. */
+  reused: number;
+  interrupted: boolean;
+}
+
+/** Statuses that count as a finished attempt; others are redone on resume. */
+const FINISHED = new Set(["succeeded", "agent-error", "limit-exceeded"]);
+
+/** Reads a finished attempt whose input hash matches, or undefined (missing, invalid, stale). */
+export async function readFinishedAttempt(
+  dir: string,
+  inputHash: string,
+): Promise<Attempt | undefined> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, ATTEMPT_FILES.attempt), "utf8");
+  } catch {
+    return undefined;
+  }
+  try {
+    const record = parseAttempt(text);
+    return record.inputHash === inputHash && FINISHED.has(record.status) ? record : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes staging folders that a killed run left behind. */
+async function removeStaleStaging(outDir: string, incidentIds: readonly string[]): Promise<void> {
+  for (const id of incidentIds) {
+    let names: string[];
+    try {
+      names = await readdir(join(outDir, id));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (name.startsWith(".attempt-") && name.includes(".partial-")) {
+        await rm(join(outDir, id, name), { recursive: true, force: true });
+      }
+    }
+  }
+}
+
+/** Writes run.json, refusing a results folder that belongs to another configuration. */
+async function claimResultsDir(
+  options: RunBenchmarkOptions,
+  emit: RunEventListener,
+): Promise<void> {
+  const path = runInfoPath(options.outDir);
+  const info = buildRunInfo({ config: options.config, dataset: options.dataset });
+  let existing: string | undefined;
+  try {
+    existing = await readFile(path, "utf8");
+  } catch {
+    existing = undefined;
+  }
+  if (existing !== undefined) {
+    let previous: ReturnType<typeof parseRunInfo>;
+    try {
+      previous = parseRunInfo(existing, { source: path });
+    } catch (error) {
+      throw new DistDebugError({
+        code: "RESULTS_CONFLICT",
+        message: `${path} is not a valid run.json (${DistDebugError.isInstance(error) ? error.message.split("\n")[0] : String(error)}); choose another --out or remove the folder`,
+        cause: error,
+      });
+    }
+    if (previous.name !== info.name) {
+      throw new DistDebugError({
+        code: "RESULTS_CONFLICT",
+        message: `${options.outDir} holds results of the configuration "${previous.name}", not "${info.name}"; choose another --out`,
+        data: { outDir: options.outDir, existing: previous.name, requested: info.name },
+      });
+    }
+    if (previous.configHash !== info.configHash) {
+      emit({
+        type: "run-warn",
+        message: `the configuration "${info.name}" changed since the last run in ${options.outDir}: its attempts are redone`,
+      });
+    }
+    if (previous.dataset.digest !== info.dataset.digest) {
+      emit({
+        type: "run-warn",
+        message: `the dataset changed since the last run in ${options.outDir}: its attempts are redone`,
+      });
+    }
+    if (
+      previous.configHash === info.configHash &&
+      previous.dataset.digest === info.dataset.digest
+    ) {
+      info.createdAt = previous.createdAt;
+    }
+  }
+  await writeFileAtomic(path, serialize(info));
+}
+
+/**
+ * Runs the selected incidents' attempts with a bounded pool and resume: an attempt whose
+ * `attempt.json` is valid, finished and carries the same input hash is reused (unless
+ * `redo`), everything else is run. On abort no new attempt starts and running ones end as
+ * `interrupted`; finished attempts are never touched.
+ *
+ * @example
+ * ```ts
+ * const dataset = await loadDataset("examples/dataset");
+ * const config = await loadConfig({ files: ["configs/baseline/default.yaml"] });
+ * const result = await runBenchmark({ config, dataset, outDir: "results/baseline", onEvent: console.log });
+ * ```
+ */
+export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBenchmarkResult> {
+  const started = Date.now();
+  const emit = options.onEvent ?? (() => {});
+  const signal = options.signal ?? new AbortController().signal;
+  const config = options.config;
+  const resolvedConfig = resolveConfigEnv(config, options.env ?? process.env);
+  const agent = options.agent ?? agentFor(config, options.env ?? process.env);
+  const incidents = options.incidents ?? options.dataset.incidents;
+  const attemptsPerIncident = options.attempts ?? config.run.attempts;
+  const concurrency = Math.max(1, options.concurrency ?? config.run.concurrency);
+  const cacheDir = options.cacheDir ?? defaultCacheDir(options.env ?? process.env);
+  const tempDir = join(cacheDir, "tmp");
+  await mkdir(options.outDir, { recursive: true });
+  await mkdir(tempDir, { recursive: true });
+  await claimResultsDir(options, emit);
+  await removeStaleStaging(
+    options.outDir,
+    incidents.map((incident) => incident.id),
+  );
+
+  const hashOfConfig = configHash(config);
+  const records = new Map<string, Attempt>();
+  const jobs: { incident: DatasetIncident; attempt: number; inputHash: string }[] = [];
+  for (const incident of incidents) {
+    for (let attempt = 1; attempt <= attemptsPerIncident; attempt++) {
+      const inputHash = attemptInputHash({
+        configHash: hashOfConfig,
+        datasetDigest: options.dataset.digest,
+        incidentId: incident.id,
+        attempt,
+      });
+      const finished = options.redo
+        ? undefined
+        : await readFinishedAttempt(attemptDir(options.outDir, incident.id, attempt), inputHash);
+      if (finished) {
+        records.set(`${incident.id}/${attempt}`, finished);
+        emit({ type: "attempt-skip", incidentId: incident.id, attempt, status: finished.status });
+      } else jobs.push({ incident, attempt, inputHash });
+    }
+  }
+  emit({
+    type: "run-start",
+    name: config.name ?? "run",
+    outDir: options.outDir,
+    incidents: incidents.length,
+    attempts: incidents.length * attemptsPerIncident,
+    pending: jobs.length,
+  });
+
+  // Each incident is prepared once (repository, base workspace, gold, scorer) and shared.
+  const prepared = new Map<string, Promise<PreparedIncident>>();
+  const prepare = (incident: DatasetIncident) => {
+    let entry = prepared.get(incident.id);
+    if (!entry) {
+      entry = prepareIncident({ incident, cacheDir, signal });
+      prepared.set(incident.id, entry);
+    }
+    return entry;
+  };
+
+  let ran = 0;
+  let next = 0;
+  const worker = async () => {
+    while (!signal.aborted) {
+      const job = jobs[next++];
+      if (!job) return;
+      const record = await runAttempt({
+        incident: job.incident,
+        prepared: prepare(job.incident),
+        attempt: job.attempt,
+        outDir: options.outDir,
+        config,
+        resolvedConfig,
+        agent,
+        inputHash: job.inputHash,
+        tempDir,
+        signal,
+        onEvent: emit,
+      });
+      ran += 1;
+      records.set(`${job.incident.id}/${job.attempt}`, record);
+    }
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length)) }, worker),
+  );
+
+  const attempts: Attempt[] = [];
+  for (const incident of incidents) {
+    for (let attempt = 1; attempt <= attemptsPerIncident; attempt++) {
+      const record = records.get(`${incident.id}/${attempt}`);
+      if (record) attempts.push(record);
+    }
+  }
+  const failed = attempts.filter(
+    (record) => record.status === "agent-error" || record.status === "limit-exceeded",
+  ).length;
+  const infraErrors = attempts.filter((record) => record.status === "infra-error").length;
+  emit({
+    type: "run-end",
+    done: attempts.length,
+    skipped: attempts.length - ran,
+    failed,
+    infraErrors,
+    interrupted: signal.aborted,
+    durationMs: Date.now() - started,
+  });
+  return {
+    outDir: options.outDir,
+    attempts,
+    ran,
+    reused: attempts.length - ran,
+    interrupted: signal.aborted,
+  };
+}

@@ -1,0 +1,76 @@
+import { cpus, totalmem } from "node:os";
+import type { RunConfig, RunInfo } from "@distdebug/schema";
+import type { Dataset } from "./dataset/types.js";
+import { canonicalJson, sha256Hex } from "./hash.js";
+import { HARNESS_VERSION } from "./version.js";
+
+/**
+ * The part of a config that decides an attempt's result: the agent, the model, the
+ * environment and the seed. The name, attempt count and concurrency do not.
+ */
+export function configIdentity(config: RunConfig): unknown {
+  return {
+    agent: config.agent,
+    model: config.model ?? null,
+    environment: config.environment,
+    seed: config.run.seed,
+  };
+}
+
+/** sha256 of {@link configIdentity}. */
+export function configHash(config: RunConfig): string {
+  return sha256Hex(canonicalJson(configIdentity(config)));
+}
+
+/**
+ * The input hash of one attempt: the harness version, the config identity, the dataset
+ * digest, the incident and the attempt number. Resume reuses an attempt only when its
+ * `attempt.json` carries this exact hash.
+ */
+export function attemptInputHash(options: {
+  configHash: string;
+  datasetDigest: string;
+  incidentId: string;
+  attempt: number;
+}): string {
+  return sha256Hex(
+    canonicalJson({
+      harness: HARNESS_VERSION,
+      config: options.configHash,
+      dataset: options.datasetDigest,
+      incident: options.incidentId,
+      attempt: options.attempt,
+    }),
+  );
+}
+
+/** Builds `run.json` for a run. The config is stored as written: `${VAR}` references stay unresolved. */
+export function buildRunInfo(options: {
+  config: RunConfig;
+  dataset: Dataset;
+  sandboxBackend?: string;
+}): RunInfo {
+  const { config, dataset } = options;
+  return {
+    format: "distdebug.run/1",
+    name: config.name ?? "run",
+    createdAt: new Date().toISOString(),
+    config,
+    configHash: configHash(config),
+    harness: { version: HARNESS_VERSION, packages: { "@distdebug/runner": HARNESS_VERSION } },
+    dataset: {
+      name: dataset.index.name,
+      version: dataset.index.version,
+      digest: dataset.digest,
+      path: dataset.dir,
+    },
+    host: {
+      platform: process.platform,
+      arch: process.arch,
+      node: process.version,
+      cpus: cpus().length,
+      memoryBytes: totalmem(),
+      ...(options.sandboxBackend ? { sandboxBackend: options.sandboxBackend } : {}),
+    },
+  };
+}

@@ -1,0 +1,186 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import {
+  type Attempt,
+  type DiagnosisScores,
+  DistDebugError,
+  parseAttempt,
+  parseDiagnosis,
+  parseRunInfo,
+  type RunInfo,
+  readFileChecked,
+  type Summary,
+  serialize,
+  writeFileAtomic,
+} from "@distdebug/schema";
+import { type AttemptRecord, type IncidentRecord, summarize } from "@distdebug/stats";
+import { defaultCacheDir } from "./dataset/build-repository.js";
+import { loadDataset } from "./dataset/load-dataset.js";
+import type { Dataset } from "./dataset/types.js";
+import { prepareIncident } from "./prepared-incident.js";
+import { ATTEMPT_FILES, attemptDir, runInfoPath, summaryPath } from "./results-layout.js";
+import { attemptInputHash } from "./run-info.js";
+
+/** Options of {@link scoreResults}. */
+export interface ScoreResultsOptions {
+  /** The results folder (`results/<config>`), with its run.json. */
+  outDir: string;
+  /** Attempts per incident to count (1..N). Default: the run config's `run.attempts`. */
+  attempts?: number;
+  /** The dataset; default the one run.json names. */
+  dataset?: Dataset;
+  cacheDir?: string;
+  /** Bootstrap seed and resamples for the summary (defaults of @distdebug/stats). */
+  seed?: number;
+  resamples?: number;
+  /** Write diagnosis_scores.json files and summary.json. Default true. */
+  write?: boolean;
+  onEvent?: (event: {
+    type: "attempt-score";
+    incidentId: string;
+    attempt: number;
+    changed: boolean;
+  }) => void;
+}
+
+/** What {@link scoreResults} found and wrote. */
+export interface ScoreResultsResult {
+  summary: Summary;
+  /** Attempts whose diagnosis_scores.json was rewritten because it differed. */
+  changed: number;
+  /** Attempts with attempt.json from another config or dataset: not counted. */
+  stale: { incidentId: string; attempt: number }[];
+}
+
+async function readText(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Rescores every attempt of a results folder from its files (the diagnosis against the gold
+ * on the pristine buggy tree), rewrites diagnosis_scores.json where it differs, and writes
+ * summary.json. Pure: the same inputs give the same bytes. Attempts whose input hash does not
+ * match the run (another config or dataset) are reported as stale and not counted.
+ *
+ * @example
+ * ```ts
+ * const { summary } = await scoreResults({ outDir: "results/baseline", attempts: 3 });
+ * ```
+ */
+export async function scoreResults(options: ScoreResultsOptions): Promise<ScoreResultsResult> {
+  const outDir = resolve(options.outDir);
+  const runText = await readText(runInfoPath(outDir));
+  if (runText === undefined) {
+    throw new DistDebugError({
+      code: "FILE_NOT_FOUND",
+      message: `${runInfoPath(options.outDir)}: no such file; is ${options.outDir} a results folder made by distdebug run?`,
+    });
+  }
+  const run: RunInfo = parseRunInfo(runText, { source: runInfoPath(options.outDir) });
+  const dataset = options.dataset ?? (await loadDataset(run.dataset.path ?? ""));
+  const attemptsPerIncident = options.attempts ?? run.config.run.attempts;
+  const cacheDir = options.cacheDir ?? defaultCacheDir();
+  const write = options.write ?? true;
+  const present = new Set(await readdir(outDir));
+  const incidents = dataset.incidents.filter((incident) => present.has(incident.id));
+  const records: AttemptRecord[] = [];
+  const incidentRecords: IncidentRecord[] = [];
+  const stale: { incidentId: string; attempt: number }[] = [];
+  let changed = 0;
+  const scratch = await mkdtemp(join(cacheDir, "score-"));
+  try {
+    for (const incident of incidents) {
+      const prepared = await prepareIncident({ incident, cacheDir });
+      if (!prepared.gold) continue;
+      incidentRecords.push({
+        id: incident.id,
+        system: incident.incident.system,
+        languages: incident.incident.languages,
+        category: incident.incident.category,
+        clues: incident.incident.clues,
+        goldBlocks: prepared.gold.blocks.length,
+      });
+      let materialized = false;
+      for (let attempt = 1; attempt <= attemptsPerIncident; attempt++) {
+        const dir = attemptDir(outDir, incident.id, attempt);
+        const text = await readText(join(dir, ATTEMPT_FILES.attempt));
+        if (text === undefined) continue;
+        let record: Attempt;
+        try {
+          record = parseAttempt(text, { source: join(dir, ATTEMPT_FILES.attempt) });
+        } catch {
+          continue;
+        }
+        const expected = attemptInputHash({
+          configHash: run.configHash,
+          datasetDigest: dataset.digest,
+          incidentId: incident.id,
+          attempt,
+        });
+        if (record.inputHash !== expected) {
+          stale.push({ incidentId: incident.id, attempt });
+          continue;
+        }
+        let scores: DiagnosisScores | undefined;
+        if (
+          record.status === "succeeded" ||
+          record.status === "agent-error" ||
+          record.status === "limit-exceeded"
+        ) {
+          if (!materialized) {
+            await prepared.materialize(join(scratch, incident.id));
+            materialized = true;
+          }
+          let diagnosis: ReturnType<typeof parseDiagnosis> | undefined;
+          try {
+            diagnosis = parseDiagnosis(await readFileChecked(join(dir, ATTEMPT_FILES.diagnosis)));
+          } catch {
+            diagnosis = undefined;
+          }
+          scores = await prepared.score(
+            record.status === "succeeded" ? diagnosis : undefined,
+            incident.id,
+          );
+          let differs = false;
+          if (scores) {
+            const bytes = serialize(scores);
+            differs = (await readText(join(dir, ATTEMPT_FILES.scores))) !== bytes;
+            if (differs) {
+              changed += 1;
+              if (write) await writeFileAtomic(join(dir, ATTEMPT_FILES.scores), bytes);
+            }
+          }
+          options.onEvent?.({
+            type: "attempt-score",
+            incidentId: incident.id,
+            attempt,
+            changed: differs,
+          });
+        }
+        records.push({
+          incidentId: record.incidentId,
+          attempt: record.attempt,
+          status: record.status,
+          usage: record.usage,
+          ...(scores ? { metrics: scores.metrics } : {}),
+        });
+      }
+    }
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+  const summary = summarize({
+    name: run.name,
+    attempts: records,
+    incidents: incidentRecords,
+    attemptsPerIncident,
+    ...(options.seed === undefined ? {} : { seed: options.seed }),
+    ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
+  });
+  if (write) await writeFileAtomic(summaryPath(outDir), serialize(summary));
+  return { summary, changed, stale };
+}
