@@ -85,6 +85,9 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
       ...options.config.environment.sandbox.readOnlyBinds,
       ...(options.agent.binds?.(options.config) ?? []),
     ],
+    ...(options.agent.network?.(options.config)
+      ? { network: options.agent.network(options.config) }
+      : {}),
   });
   const finalDir = attemptDir(options.outDir, incidentId, attempt);
   const staging = `${join(options.outDir, incidentId)}/.attempt-${attempt}.partial-${randomBytes(4).toString("hex")}`;
@@ -135,11 +138,23 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
     }
 
     phase("sandbox");
+    // Per-attempt agent resources (the model gateway) come before the sandbox that binds them.
+    const setup = await options.agent.setup?.({
+      incidentId,
+      attempt,
+      config: options.resolvedConfig,
+      signal,
+      emit,
+    });
     const sandbox = await createSandbox({
+      ...(setup?.gateway ? { gateway: setup.gateway } : {}),
       policy,
       workspace: workspaceDir,
       task: taskDir,
       output: outputDir,
+    }).catch(async (failed: unknown) => {
+      await setup?.dispose();
+      throw failed;
     });
     backend = sandbox.backend === "no-sandbox" ? "no-sandbox" : policy.backend;
     endPhase("sandbox");
@@ -158,10 +173,12 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
         deadline: Date.now() + options.resolvedConfig.agent.wallTimeLimitSec * 1000,
         signal,
         emit,
+        ...(setup ? { setup } : {}),
       });
     } finally {
       endPhase("agent");
       await sandbox.dispose();
+      await setup?.dispose();
     }
     usage = outcome.usage;
     if (signal.aborted)

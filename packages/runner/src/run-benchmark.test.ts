@@ -1,6 +1,12 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { loadConfig, parseAttempt, parseDiagnosisScores, parseRunConfig, type RunConfig } from "@distdebug/schema";
+import {
+  loadConfig,
+  parseAttempt,
+  parseDiagnosisScores,
+  parseRunConfig,
+  type RunConfig,
+} from "@distdebug/schema";
 import { testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Agent } from "./agents/agent.js";
@@ -20,7 +26,12 @@ beforeAll(async () => {
 });
 
 function config(name: string, extra: Record<string, unknown> = {}): RunConfig {
-  return parseRunConfig({ name, agent: { type: "baseline", wallTimeLimitSec: 60 }, run: { attempts: 2 }, ...extra });
+  return parseRunConfig({
+    name,
+    agent: { type: "baseline", wallTimeLimitSec: 60 },
+    run: { attempts: 2 },
+    ...extra,
+  });
 }
 
 /** A test agent: one shell command inside the real sandbox writes the agent's files. */
@@ -30,8 +41,15 @@ function shellAgent(script: (incidentId: string) => string): Agent {
     async run(context) {
       const result = await context.sandbox.exec(script(context.incidentId), { timeoutMs: 20_000 });
       return result.exitCode === 0
-        ? { status: "succeeded", usage: { inputTokens: 10, outputTokens: 5, cachedTokens: 0, calls: 1, costUsd: null } }
-        : { status: "agent-error", message: result.stderr, usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, calls: 0, costUsd: null } };
+        ? {
+            status: "succeeded",
+            usage: { inputTokens: 10, outputTokens: 5, cachedTokens: 0, calls: 1, costUsd: null },
+          }
+        : {
+            status: "agent-error",
+            message: result.stderr,
+            usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, calls: 0, costUsd: null },
+          };
     },
   };
 }
@@ -41,32 +59,77 @@ describe("runBenchmark", () => {
     const outDir = join(await testdir(), "results");
     const incidents = dataset.incidents.slice(0, 2);
     const events: RunEvent[] = [];
-    const first = await runBenchmark({ config: config("baseline"), dataset, incidents, outDir, cacheDir, onEvent: (event) => events.push(event) });
+    const first = await runBenchmark({
+      config: config("baseline"),
+      dataset,
+      incidents,
+      outDir,
+      cacheDir,
+      onEvent: (event) => events.push(event),
+    });
     expect(first.ran).toBe(4);
-    expect(first.attempts.map((record) => record.status)).toEqual(["succeeded", "succeeded", "succeeded", "succeeded"]);
+    expect(first.attempts.map((record) => record.status)).toEqual([
+      "succeeded",
+      "succeeded",
+      "succeeded",
+      "succeeded",
+    ]);
     for (const incident of incidents) {
       for (const attempt of [1, 2]) {
         const dir = join(outDir, incident.id, `attempt-${attempt}`);
-        expect((await readdir(dir)).sort()).toEqual(["attempt.json", "diagnosis.json", "diagnosis_scores.json", "trajectory.json"]);
+        expect((await readdir(dir)).sort()).toEqual([
+          "attempt.json",
+          "diagnosis.json",
+          "diagnosis_scores.json",
+          "trajectory.json",
+        ]);
         const record = parseAttempt(await readFile(join(dir, "attempt.json"), "utf8"));
-        const scores = parseDiagnosisScores(await readFile(join(dir, "diagnosis_scores.json"), "utf8"));
+        const scores = parseDiagnosisScores(
+          await readFile(join(dir, "diagnosis_scores.json"), "utf8"),
+        );
         expect(record.metrics).toEqual(scores.metrics);
         expect(record.sandbox.backend).toBe("bubblewrap");
-        expect(Object.keys(record.timings).sort()).toEqual(["agent", "leakage", "sandbox", "scoring", "workspace"]);
+        expect(Object.keys(record.timings).sort()).toEqual([
+          "agent",
+          "leakage",
+          "sandbox",
+          "scoring",
+          "workspace",
+        ]);
       }
     }
     expect(events.filter((event) => event.type === "attempt-end")).toHaveLength(4);
-    const second = await runBenchmark({ config: config("baseline"), dataset, incidents, outDir, cacheDir });
+    const second = await runBenchmark({
+      config: config("baseline"),
+      dataset,
+      incidents,
+      outDir,
+      cacheDir,
+    });
     expect(second.ran).toBe(0);
     expect(second.reused).toBe(4);
-    const redo = await runBenchmark({ config: config("baseline"), dataset, incidents: incidents.slice(0, 1), outDir, cacheDir, redo: true });
+    const redo = await runBenchmark({
+      config: config("baseline"),
+      dataset,
+      incidents: incidents.slice(0, 1),
+      outDir,
+      cacheDir,
+      redo: true,
+    });
     expect(redo.ran).toBe(2);
   });
 
   it("redoes attempts when the config changes, and refuses another configuration's folder", async () => {
     const outDir = join(await testdir(), "results");
     const incidents = dataset.incidents.slice(0, 1);
-    await runBenchmark({ config: config("same"), dataset, incidents, outDir, cacheDir, attempts: 1 });
+    await runBenchmark({
+      config: config("same"),
+      dataset,
+      incidents,
+      outDir,
+      cacheDir,
+      attempts: 1,
+    });
     const warnings: string[] = [];
     const changed = await runBenchmark({
       config: config("same", { agent: { type: "baseline", rowBudget: 20 } }),
@@ -81,7 +144,9 @@ describe("runBenchmark", () => {
     });
     expect(changed.ran).toBe(1);
     expect(warnings.join("\n")).toMatch(/changed since the last run/);
-    await expect(runBenchmark({ config: config("other"), dataset, incidents, outDir, cacheDir })).rejects.toMatchObject({ code: "RESULTS_CONFLICT" });
+    await expect(
+      runBenchmark({ config: config("other"), dataset, incidents, outDir, cacheDir }),
+    ).rejects.toMatchObject({ code: "RESULTS_CONFLICT" });
   });
 
   it("gives agent errors their status and scores them 0, and keeps infra errors apart", async () => {
@@ -95,12 +160,29 @@ describe("runBenchmark", () => {
       outDir,
       cacheDir,
       attempts: 1,
-      agent: shellAgent(() => `echo '{"format":"distdebug.diagnosis/1","blocks":"x"}' > /output/diagnosis.json`),
+      agent: shellAgent(
+        () => `echo '{"format":"distdebug.diagnosis/1","blocks":"x"}' > /output/diagnosis.json`,
+      ),
     });
-    expect(invalid.attempts[0]).toMatchObject({ status: "agent-error", error: { code: "INVALID_FILE" } });
+    expect(invalid.attempts[0]).toMatchObject({
+      status: "agent-error",
+      error: { code: "INVALID_FILE" },
+    });
     expect(invalid.attempts[0]?.metrics?.blockCoverage).toBe(0);
-    const silent = await runBenchmark({ config: config("invalid"), dataset, incidents, outDir, cacheDir, attempts: 1, redo: true, agent: shellAgent(() => "true") });
-    expect(silent.attempts[0]).toMatchObject({ status: "agent-error", error: { code: "NO_DIAGNOSIS" } });
+    const silent = await runBenchmark({
+      config: config("invalid"),
+      dataset,
+      incidents,
+      outDir,
+      cacheDir,
+      attempts: 1,
+      redo: true,
+      agent: shellAgent(() => "true"),
+    });
+    expect(silent.attempts[0]).toMatchObject({
+      status: "agent-error",
+      error: { code: "NO_DIAGNOSIS" },
+    });
     // An agent that reads the workspace's history sees only the one neutral commit.
     const history = await runBenchmark({
       config: config("invalid"),
@@ -122,7 +204,14 @@ describe("runBenchmark", () => {
   it("rescoring is pure and matches the scores written by the run", async () => {
     const outDir = join(await testdir(), "results");
     const incidents = dataset.incidents.slice(0, 2);
-    await runBenchmark({ config: config("pure"), dataset, incidents, outDir, cacheDir, attempts: 1 });
+    await runBenchmark({
+      config: config("pure"),
+      dataset,
+      incidents,
+      outDir,
+      cacheDir,
+      attempts: 1,
+    });
     const first = await scoreResults({ outDir, cacheDir });
     expect(first.changed).toBe(0);
     const summaryText = await readFile(join(outDir, "summary.json"), "utf8");
@@ -133,7 +222,9 @@ describe("runBenchmark", () => {
   });
 
   it("loads the bundled baseline config", async () => {
-    const loaded = await loadConfig({ files: [new URL("../../../configs/baseline/default.yaml", import.meta.url).pathname] });
+    const loaded = await loadConfig({
+      files: [new URL("../../../configs/baseline/default.yaml", import.meta.url).pathname],
+    });
     expect(loaded.agent.type).toBe("baseline");
   });
 });

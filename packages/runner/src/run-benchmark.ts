@@ -167,7 +167,15 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
   const started = Date.now();
   const emit = options.onEvent ?? (() => {});
   const signal = options.signal ?? new AbortController().signal;
-  const config = options.config;
+  // run.json records the attempts and concurrency actually used (they do not change results).
+  const config: RunConfig = {
+    ...options.config,
+    run: {
+      ...options.config.run,
+      ...(options.attempts === undefined ? {} : { attempts: options.attempts }),
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+    },
+  };
   const resolvedConfig = resolveConfigEnv(config, options.env ?? process.env);
   const agent = options.agent ?? agentFor(config, options.env ?? process.env);
   const incidents = options.incidents ?? options.dataset.incidents;
@@ -177,7 +185,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
   const tempDir = join(cacheDir, "tmp");
   await mkdir(options.outDir, { recursive: true });
   await mkdir(tempDir, { recursive: true });
-  await claimResultsDir(options, emit);
+  await claimResultsDir({ ...options, config }, emit);
   await removeStaleStaging(
     options.outDir,
     incidents.map((incident) => incident.id),
@@ -201,6 +209,14 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
         records.set(`${incident.id}/${attempt}`, finished);
         emit({ type: "attempt-skip", incidentId: incident.id, attempt, status: finished.status });
       } else jobs.push({ incident, attempt, inputHash });
+    }
+  }
+  for (const incident of incidents) {
+    if (!incident.scorable) {
+      emit({
+        type: "run-warn",
+        message: `${incident.id} has no gold labels: its diagnoses are recorded but not scored`,
+      });
     }
   }
   emit({

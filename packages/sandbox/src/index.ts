@@ -1,1 +1,23 @@
-export {};
+export { type CreateSandboxOptions, createSandbox } from "./create-sandbox.js";
+export { INSTALL_HINT } from "./errors.js";
+export type { LimitHit, SandboxBackendName, SandboxEvent } from "./events.js";
+export { GATEWAY_SOCKET_PATH } from "./internal/bwrap-args.js";
+export { parseSandboxPolicy } from "./parse-sandbox-policy.js";
+export {
+  type PrepareWritableDirOptions,
+  prepareReadableDir,
+  prepareWritableDir,
+} from "./prepare-writable-dir.js";
+export {
+  type BackendProbe,
+  type ProbeSandboxOptions,
+  probeSandbox,
+  type SandboxProbe,
+} from "./probe.js";
+export {
+  type ExecOptions,
+  type ExecResult,
+  NO_SANDBOX_WARNING,
+  type Sandbox,
+  type SandboxMode,
+} from "./sandbox.js";

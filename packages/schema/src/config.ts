@@ -51,6 +51,8 @@ export const AgentConfig = z.object({
   stepLimit: z.number().int().min(0).default(250),
   /** Most dollars per attempt (0: no limit). Default 3. */
   costLimitUsd: z.number().min(0).default(3),
+  /** Most model tokens (input plus output) per attempt, metered by the harness (0: no limit). Default 0. */
+  tokenLimit: z.number().int().min(0).default(0),
   /** Most wall-clock seconds per attempt. Default 3600. */
   wallTimeLimitSec: z.number().positive().default(3600),
   /** For `baseline`: rows the diagnosis may name in total. Default 60. */

@@ -9,6 +9,11 @@ export const DatasetIndex = z.object({
   description: z.string().optional(),
   /** Incident ids; each has a folder of that name beside dataset.json. */
   incidents: z.array(z.string().min(1)),
+  /**
+   * Must every incident have `gold.json`? Default true. A catalog of real incidents whose
+   * labels are not written yet sets false: those incidents run, but cannot be scored.
+   */
+  requireGold: z.boolean().default(true),
 });
 /** `dataset.json`. */
 export type DatasetIndex = z.infer<typeof DatasetIndex>;

@@ -22,11 +22,15 @@ export const ScoreWarning = z.object({
     "span-over-limit",
     "row-budget-exhausted",
     "invalid-diagnosis",
+    "invalid-span",
     "incident-mismatch",
+    "no-atoms",
   ]),
   message: z.string(),
   /** Index of the predicted span it concerns, if any. */
   span: z.number().int().min(0).optional(),
+  /** Index of the gold block it concerns, if any (a label the revision cannot resolve). */
+  goldBlock: z.number().int().min(0).optional(),
   path: z.string().optional(),
 });
 /** An evaluator warning. */
@@ -69,15 +73,32 @@ export const DiagnosisScores = z.object({
   ),
   spans: z.array(
     z.object({
+      /** How it was read: a line range, a symbol, a whole file, or not at all. */
+      kind: z.enum(["lines", "symbol", "file", "invalid"]),
+      /** The normalized repository path it resolved to (null: none, or a symbol without path). */
       path: z.string().nullable(),
       startLine: z.number().int().optional(),
       endLine: z.number().int().optional(),
       symbol: z.string().optional(),
+      /** Definitions a symbol resolved to (all overloads). */
+      definitions: z.array(
+        z.object({
+          path: z.string(),
+          qualifiedName: z.string(),
+          startLine: LineNumber,
+          endLine: LineNumber,
+        }),
+      ),
       /** Number of atoms it resolved to. */
       atoms: z.number().int().min(0),
+      /** Significant rows of those atoms (what the span-size limit and the row budget count). */
       rows: z.number().int().min(0),
+      /** How many of its atoms are gold atoms. */
       goldAtoms: z.number().int().min(0),
+      /** Phantom false-positive atoms it added (unresolvable path, lines or symbol). */
+      phantomAtoms: z.number().int().min(0),
       earnsCoverage: z.boolean(),
+      /** Codes of the warnings about it (details in `warnings`). */
       warnings: z.array(z.string()),
     }),
   ),
@@ -85,9 +106,16 @@ export const DiagnosisScores = z.object({
     predictedAtoms: z.number().int().min(0),
     goldAtoms: z.number().int().min(0),
     correctAtoms: z.number().int().min(0),
+    /** Phantom false positives (included in predictedAtoms). */
+    phantomAtoms: z.number().int().min(0),
+    /** Atoms of coverage-earning spans, and the rows they used of the row budget. */
+    coverageAtoms: z.number().int().min(0),
+    coverageRows: z.number().int().min(0),
     namedRows: z.number().int().min(0),
     correctRows: z.number().int().min(0),
+    goldRows: z.number().int().min(0),
     repositoryRows: z.number().int().min(0),
+    repositoryFiles: z.number().int().min(0),
   }),
   warnings: z.array(ScoreWarning),
   parameters: z.object({

@@ -62,7 +62,7 @@ export {
   SandboxPolicy,
   type SandboxPolicyInput,
 } from "./sandbox-policy.js";
-export { SubmissionManifest } from "./submission.js";
+export { LeakFinding, LeakKind, SubmissionManifest } from "./submission.js";
 export { Estimate, StatsMethod, Summary } from "./summary.js";
 export {
   CommandStep,

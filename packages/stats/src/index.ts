@@ -1,1 +1,63 @@
-export {};
+export {
+  type Aggregation,
+  type AttemptRecord,
+  aggregateAttempts,
+  type IncidentRecord,
+  type IncidentRow,
+  METRIC_NAMES,
+  type MetricName,
+} from "./aggregate.js";
+export {
+  acceleration,
+  bootstrapInterval,
+  bootstrapMean,
+  clusteredSe,
+  correlation,
+  DEFAULT_CONFIDENCE,
+  type Difference,
+  type IntervalInput,
+  type IntervalMethod,
+  type IntervalOptions,
+  jackknifeMeans,
+  type MeanResult,
+  pairedDifference,
+  replicateMeans,
+  sampleSd,
+  shareAtMostZero,
+  stratifiedDifference,
+} from "./bootstrap.js";
+export {
+  type CompareInput,
+  type CompareOptions,
+  type Comparison,
+  compare,
+  type PairComparison,
+  type RankTable,
+} from "./compare.js";
+export {
+  type FormatEstimateOptions,
+  formatCostUsd,
+  formatEstimate,
+  formatPoints,
+  formatTokens,
+} from "./format.js";
+export { type MethodOptions, resolveMethod, STATS_VERSION } from "./method.js";
+export { normalCdf, normalQuantile } from "./normal.js";
+export { type PowerOptions, type PowerResult, powerAnalysis } from "./power.js";
+export { QUANTILE_RULE, quantileR7 } from "./quantile.js";
+export {
+  createResamplePlan,
+  DEFAULT_RESAMPLES,
+  DEFAULT_SEED,
+  type ResamplePlan,
+  type ResamplePlanOptions,
+} from "./resample-plan.js";
+export { type RunToRun, runToRun } from "./run-to-run.js";
+export {
+  groupsOf,
+  SUBGROUP_FACETS,
+  type SubgroupFacet,
+  type SubgroupOptions,
+  subgroupTables,
+} from "./subgroups.js";
+export { CONVENTIONS, type SummarizeOptions, summarize } from "./summarize.js";

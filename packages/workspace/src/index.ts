@@ -1,1 +1,25 @@
-export {};
+export type { GitEngine } from "./engine.js";
+export type { WorkspaceEvent } from "./events.js";
+export {
+  type CheckLeakageOptions,
+  checkLeakage,
+  type LeakageFinding,
+  type LeakageKind,
+  type LeakageReport,
+} from "./leakage-check.js";
+export {
+  compileNeedles,
+  MIN_COMMIT_PREFIX,
+  type NeedleMatch,
+  type NeedleMatcher,
+  REDACTION_BYTE,
+  scrubNeedles,
+} from "./needles.js";
+export {
+  type Owner,
+  type PrepareWorkspaceOptions,
+  type PrepareWorkspaceResult,
+  prepareWorkspace,
+  type Replacement,
+} from "./prepare-workspace.js";
+export { type ReadFileAtCommitOptions, readFileAtCommit } from "./read-file-at-commit.js";

@@ -1,3 +1,81 @@
-import { notImplemented } from "../command.js";
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { createEvaluator, directoryReader, listDirectoryFiles } from "@distdebug/evaluator";
+import {
+  DistDebugError,
+  parseGold,
+  readFileChecked,
+  serialize,
+  writeFileAtomic,
+} from "@distdebug/schema";
+import { defineCommand, optionalString, parsePositiveInt, requireString } from "../command.js";
 
-export default notImplemented("evaluate");
+/** Checks that a `--source` folder exists. */
+export async function requireDirectory(path: string, option: string): Promise<void> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info?.isDirectory())
+    throw new DistDebugError({
+      code: "INVALID_ARGUMENT",
+      message: `--${option} ${path}: ${info ? "not a folder" : "no such folder"}; expected the source tree at the buggy revision`,
+      data: { path, option },
+    });
+}
+
+export default defineCommand({
+  usage: "evaluate --gold <gold.json> --diagnosis <diagnosis.json> --source <dir> [--out <file>]",
+  description:
+    "Scores a diagnosis against the gold blocks on the source tree at the buggy revision and prints diagnosis_scores JSON (--out writes it atomically and prints a summary). An invalid diagnosis scores 0 with valid: false.",
+  options: {
+    gold: { type: "string", description: "gold.json of the incident" },
+    diagnosis: { type: "string", description: "diagnosis.json to score" },
+    source: { type: "string", description: "source tree at the buggy revision" },
+    out: { type: "string", description: "write diagnosis_scores.json here" },
+    "coverage-span-limit": {
+      type: "string",
+      description: "rows above which a span earns no coverage (default 40)",
+    },
+    "coverage-row-budget": {
+      type: "string",
+      description: "rows coverage spans may total (default 400)",
+    },
+  },
+  async run(args, io) {
+    const goldFile = requireString(args, "gold");
+    const diagnosisFile = requireString(args, "diagnosis");
+    const source = resolve(io.cwd, requireString(args, "source"));
+    const out = optionalString(args, "out");
+    const coverageSpanLimit = parsePositiveInt(
+      optionalString(args, "coverage-span-limit"),
+      "coverage-span-limit",
+      40,
+    );
+    const coverageRowBudget = parsePositiveInt(
+      optionalString(args, "coverage-row-budget"),
+      "coverage-row-budget",
+      400,
+    );
+    await requireDirectory(source, "source");
+    const gold = parseGold(await readFileChecked(resolve(io.cwd, goldFile)), { source: goldFile });
+    const diagnosisText = (await readFileChecked(resolve(io.cwd, diagnosisFile))).toString("utf8");
+    const evaluator = createEvaluator({
+      readFile: directoryReader(source),
+      listFiles: () => listDirectoryFiles(source),
+      coverageSpanLimit,
+      coverageRowBudget,
+    });
+    const scores = await evaluator.score({ diagnosis: diagnosisText, gold });
+    if (out === undefined) {
+      io.stdout(serialize(scores));
+      return 0;
+    }
+    await writeFileAtomic(resolve(io.cwd, out), serialize(scores));
+    const m = scores.metrics;
+    if (args.values.json)
+      io.stdout(`${JSON.stringify({ ok: true, out, valid: scores.valid, metrics: m })}\n`);
+    else
+      io.stdout(
+        `wrote ${out}: block coverage ${m.blockCoverage.toFixed(3)}, block precision ${m.blockPrecision.toFixed(3)}, file coverage ${m.fileCoverage.toFixed(3)}, ${scores.warnings.length} warning(s)${scores.valid ? "" : " (no valid diagnosis)"}\n`,
+      );
+    return 0;
+  },
+});

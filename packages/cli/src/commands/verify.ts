@@ -1,3 +1,62 @@
-import { notImplemented } from "../command.js";
+import { resolve } from "node:path";
+import { loadDataset, verifySubmission } from "@distdebug/runner";
+import { serialize } from "@distdebug/schema";
+import { defineCommand, optionalString, UsageError } from "../command.js";
 
-export default notImplemented("verify");
+export default defineCommand({
+  usage: "verify <archive> [--dataset dir]",
+  description:
+    "Verifies a submission archive made by distdebug package from the archive alone: every file's sha256 against manifest.json (a changed, missing or extra file is named), every file re-validated, the trajectories re-scanned for leaks, and every attempt rescored against the dataset's gold, reporting each packaged score the rescoring does not reproduce. Exits 1 on any problem or difference.",
+  options: {
+    dataset: {
+      type: "string",
+      description: "the benchmark dataset to rescore against (default: the one run.json names)",
+    },
+    "cache-dir": { type: "string", description: "repository and workspace cache" },
+    "skip-rescore": { type: "boolean", description: "check checksums and files only" },
+  },
+  async run(args, io) {
+    const archive = args.positionals[0];
+    if (!archive || args.positionals.length > 1) throw new UsageError("name one archive");
+    const datasetDir = optionalString(args, "dataset");
+    const cacheDir = optionalString(args, "cache-dir");
+    const result = await verifySubmission({
+      archive: resolve(io.cwd, archive),
+      rescore: args.values["skip-rescore"] !== true,
+      ...(datasetDir ? { dataset: await loadDataset(resolve(io.cwd, datasetDir)) } : {}),
+      ...(cacheDir ? { cacheDir: resolve(io.cwd, cacheDir) } : {}),
+      ...(io.signal ? { signal: io.signal } : {}),
+    });
+    if (args.values.json) {
+      const { manifest, ...rest } = result;
+      io.stdout(serialize({ ...rest, name: manifest.name, counts: manifest.counts }));
+      return result.ok ? 0 : 1;
+    }
+    for (const problem of result.checksums) {
+      const detail =
+        problem.problem === "checksum-mismatch"
+          ? "changed since packaging (sha256 differs from manifest.json)"
+          : problem.problem === "size-mismatch"
+            ? `size ${problem.found} bytes, manifest says ${problem.expected}`
+            : problem.problem === "missing"
+              ? "listed in manifest.json but not in the archive"
+              : "in the archive but not listed in manifest.json";
+      io.stdout(`tampered  ${problem.path}: ${detail}\n`);
+    }
+    for (const line of result.invalid) io.stdout(`invalid   ${line}\n`);
+    for (const difference of result.differences)
+      io.stdout(`differs   ${difference.path}: ${difference.detail}\n`);
+    for (const finding of result.findings)
+      io.stdout(
+        `leak      ${finding.incidentId}/attempt-${finding.attempt} step ${finding.step} [${finding.kind}]: ${finding.rule}\n`,
+      );
+    const { manifest } = result;
+    const what = `${manifest.name}: ${manifest.counts.incidents} incidents, ${manifest.counts.attempts} attempts, ${manifest.files.length} files`;
+    if (result.ok)
+      io.stdout(
+        `ok        ${what}; checksums match${result.rescored ? " and rescoring reproduces every score" : " (not rescored)"}\n`,
+      );
+    else io.stderr(`verification failed: ${what}\n`);
+    return result.ok ? 0 : 1;
+  },
+});

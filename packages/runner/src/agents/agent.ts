@@ -1,5 +1,5 @@
 import type { Sandbox } from "@distdebug/sandbox";
-import type { ReadOnlyBind, RunConfig, Trajectory, Usage } from "@distdebug/schema";
+import type { ReadOnlyBind, RunConfig, SandboxPolicy, Trajectory, Usage } from "@distdebug/schema";
 import type { RunEventListener } from "../events.js";
 
 /** What an agent gets for one attempt. The sandbox binds the workspace, task and output folders. */
@@ -18,6 +18,26 @@ export interface AgentContext {
   deadline: number;
   signal: AbortSignal;
   emit: RunEventListener;
+  /** What the agent's {@link Agent.setup} prepared for this attempt, if it has one. */
+  setup?: AgentSetup;
+}
+
+/** What {@link Agent.setup} gets: the attempt, before its sandbox exists. */
+export interface AgentSetupContext {
+  incidentId: string;
+  attempt: number;
+  /** The run config with `${VAR}` references resolved (in memory only). */
+  config: RunConfig;
+  signal: AbortSignal;
+  emit: RunEventListener;
+}
+
+/** Per-attempt resources an agent starts before the sandbox (the model gateway). */
+export interface AgentSetup {
+  /** Host path of the model gateway's Unix socket, bound at `/run/distdebug/gateway.sock`. */
+  gateway?: string;
+  /** Releases the resources; called once after the sandbox is disposed. */
+  dispose(): Promise<void>;
 }
 
 /** How the agent ended, by its own account. The runner checks its files either way. */
@@ -37,5 +57,9 @@ export interface Agent {
   name: string;
   /** Extra read-only binds the agent needs inside the sandbox (its own program). */
   binds?: (config: RunConfig) => ReadOnlyBind[];
+  /** The sandbox network the agent needs, overriding the config's (`gateway` for model access). */
+  network?: (config: RunConfig) => SandboxPolicy["network"] | undefined;
+  /** Starts per-attempt resources before the sandbox is created (see {@link AgentSetup}). */
+  setup?: (context: AgentSetupContext) => Promise<AgentSetup>;
   run: (context: AgentContext) => Promise<AgentOutcome>;
 }

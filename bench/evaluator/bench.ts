@@ -1,0 +1,178 @@
+/**
+ * Evaluator benchmark: scores 360 diagnoses against a generated ~20 MB repository in seven
+ * languages and prints attempts per second, MB/s, peak RSS, memory growth, and the ratio of
+ * total scoring time to the time of only parsing the same bytes with tree-sitter (the floor).
+ *
+ *   node --expose-gc --conditions=@distdebug/source --import tsx bench/evaluator/bench.ts [--mb 20] [--attempts 360]
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { createEvaluator, directoryReader, listDirectoryFiles } from "@distdebug/evaluator";
+import type { Language } from "@distdebug/schema";
+import {
+  type GeneratedFile,
+  generateRepository,
+  random,
+  symbolOf,
+  writeRepository,
+} from "./generate.js";
+
+// tree-sitter and the grammars are dependencies of @distdebug/evaluator: load them from there.
+const require = createRequire(new URL("../../packages/evaluator/package.json", import.meta.url));
+interface Parser {
+  setLanguage(language: unknown): void;
+  parse(text: string, oldTree: null, options: { bufferSize: number }): unknown;
+}
+const Parser = require("tree-sitter") as new () => Parser;
+const grammarPackage: Record<Language, string> = {
+  java: "tree-sitter-java",
+  go: "tree-sitter-go",
+  rust: "tree-sitter-rust",
+  python: "tree-sitter-python",
+  cpp: "tree-sitter-cpp",
+  scala: "tree-sitter-scala",
+  c: "tree-sitter-c",
+};
+
+const { values } = parseArgs({
+  options: { mb: { type: "string", default: "20" }, attempts: { type: "string", default: "360" } },
+});
+const totalBytes = Number(values.mb) * 1024 * 1024;
+const attempts = Number(values.attempts);
+const gc = (globalThis as { gc?: () => void }).gc;
+
+function mb(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(1);
+}
+
+interface Attempt {
+  gold: { incidentId: string; blocks: { path: string; startLine: number; endLine: number }[] };
+  diagnosis: unknown;
+}
+
+function range(file: GeneratedFile, next: () => number, length: number) {
+  const startLine = 1 + Math.floor(next() * Math.max(1, file.lineCount - length));
+  return { path: file.path, startLine, endLine: Math.min(file.lineCount, startLine + length - 1) };
+}
+
+/** 60 incidents x 6 attempts: spans near the gold, elsewhere, symbols, whole files, bad paths. */
+function makeAttempts(files: GeneratedFile[], count: number): Attempt[] {
+  const next = random(42);
+  const pick = () => files[Math.floor(next() * files.length)] as GeneratedFile;
+  const list: Attempt[] = [];
+  const incidents = Math.max(1, Math.round(count / 6));
+  const golds = Array.from({ length: incidents }, (_, i) => {
+    const blocks = Array.from({ length: 1 + Math.floor(next() * 3) }, () =>
+      range(pick(), next, 3 + Math.floor(next() * 6)),
+    );
+    return { incidentId: `bench-${i}`, blocks };
+  });
+  for (let a = 0; a < count; a++) {
+    const gold = golds[a % incidents] as Attempt["gold"];
+    const blocks: unknown[] = [];
+    const spans = 1 + Math.floor(next() * 5);
+    for (let s = 0; s < spans; s++) {
+      const roll = next();
+      const target = gold.blocks[
+        Math.floor(next() * gold.blocks.length)
+      ] as Attempt["gold"]["blocks"][number];
+      if (roll < 0.45) {
+        const shift = Math.floor(next() * 5) - 2;
+        blocks.push({
+          path: target.path,
+          startLine: Math.max(1, target.startLine + shift),
+          endLine: Math.max(1, target.endLine + shift),
+        });
+      } else if (roll < 0.8) blocks.push(range(pick(), next, 2 + Math.floor(next() * 20)));
+      else if (roll < 0.92) {
+        const file = pick();
+        blocks.push({ path: file.path, symbol: symbolOf(file, Math.floor(next() * 1000)) });
+      } else if (roll < 0.96) blocks.push({ path: pick().path });
+      else blocks.push({ path: "no/such/File.java", startLine: 1, endLine: 3 });
+    }
+    // Every file is touched by some diagnosis.
+    for (let f = a; f < files.length; f += count)
+      blocks.push(range(files[f] as GeneratedFile, next, 5));
+    list.push({
+      gold,
+      diagnosis: { format: "distdebug.diagnosis/1", incidentId: gold.incidentId, blocks },
+    });
+  }
+  return list;
+}
+
+async function main() {
+  const files = generateRepository(totalBytes);
+  const bytes = files.reduce((sum, file) => sum + Buffer.byteLength(file.text), 0);
+  const large = files.filter((file) => file.text.length > 1024 * 1024).length;
+  const dir = await mkdtemp(join(tmpdir(), "distdebug-bench-evaluator-"));
+  try {
+    await writeRepository(dir, files);
+    const list = makeAttempts(files, attempts);
+    console.log(
+      `repository: ${files.length} files, ${mb(bytes)} MB (${large} over 1 MB), 7 languages; ${list.length} diagnoses`,
+    );
+
+    // Floor: only parse the same bytes (one parser per language, trees dropped).
+    const parsers = new Map<Language, Parser>();
+    for (const language of Object.keys(grammarPackage) as Language[]) {
+      const parser = new Parser();
+      parser.setLanguage(require(grammarPackage[language]));
+      parsers.set(language, parser);
+    }
+    let started = performance.now();
+    for (const file of files)
+      (parsers.get(file.language) as Parser).parse(file.text, null, { bufferSize: 1024 * 1024 });
+    const parseSeconds = (performance.now() - started) / 1000;
+    gc?.();
+
+    // Scoring: a fresh evaluator over the folder; the first pass parses every file once.
+    const evaluator = createEvaluator({
+      readFile: directoryReader(dir),
+      listFiles: () => listDirectoryFiles(dir),
+    });
+    started = performance.now();
+    let coverage = 0;
+    for (const attempt of list) coverage += (await evaluator.score(attempt)).metrics.blockCoverage;
+    const scoreSeconds = (performance.now() - started) / 1000;
+    gc?.();
+    const heapAfterFirst = process.memoryUsage().heapUsed;
+    const rssAfterFirst = process.memoryUsage().rss;
+
+    // Steady state: the same 360 attempts again (files cached), twice, to see memory growth.
+    started = performance.now();
+    for (const attempt of list) await evaluator.score(attempt);
+    const cachedSeconds = (performance.now() - started) / 1000;
+    for (const attempt of list) await evaluator.score(attempt);
+    gc?.();
+    const heapAfterThird = process.memoryUsage().heapUsed;
+    const peakRss = process.resourceUsage().maxRSS * 1024;
+
+    console.log(
+      `parse only (floor): ${parseSeconds.toFixed(2)} s, ${(bytes / 1024 / 1024 / parseSeconds).toFixed(1)} MB/s`,
+    );
+    console.log(
+      `scoring, first pass: ${scoreSeconds.toFixed(2)} s for ${list.length} attempts = ${(list.length / scoreSeconds).toFixed(1)} attempts/s, ${(bytes / 1024 / 1024 / scoreSeconds).toFixed(1)} MB/s parsed and indexed`,
+    );
+    console.log(
+      `ratio scoring / parse-only: ${(scoreSeconds / parseSeconds).toFixed(2)} (target <= 1.5)`,
+    );
+    console.log(
+      `scoring, cached files: ${cachedSeconds.toFixed(2)} s = ${(list.length / cachedSeconds).toFixed(0)} attempts/s`,
+    );
+    console.log(
+      `peak RSS: ${mb(peakRss)} MB (target < 1024); RSS after first pass ${mb(rssAfterFirst)} MB`,
+    );
+    console.log(
+      `heap after pass 1: ${mb(heapAfterFirst)} MB, after pass 3: ${mb(heapAfterThird)} MB (growth ${mb(heapAfterThird - heapAfterFirst)} MB over ${2 * list.length} more attempts${gc ? "" : "; run with --expose-gc for exact numbers"})`,
+    );
+    console.log(`mean block coverage (sanity): ${(coverage / list.length).toFixed(3)}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

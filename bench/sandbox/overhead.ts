@@ -1,0 +1,113 @@
+/**
+ * Per-command overhead of @distdebug/sandbox versus a bare spawn of the same command.
+ *
+ *   node --conditions=@distdebug/source --import tsx bench/sandbox/overhead.ts [runs=200]
+ *
+ * Each round runs, in turn: a bare `spawn("/bin/sh", ["-c", cmd])`; bwrap with minimal flags
+ * (the floor: bwrap's own cost); `sandbox.exec(cmd)` in the default mode (privileged when
+ * root); and `sandbox.exec(cmd)` in user-namespace mode. Interleaving keeps the comparison fair
+ * on a shared, noisy machine. Prints median and p95 of each and the overhead over bare spawn
+ * (median of the per-round differences). Target: <= 15 ms median overhead.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { createSandbox, type Sandbox } from "@distdebug/sandbox";
+
+const runs = Number(process.argv[2] ?? 200);
+const command = "echo hello";
+
+function spawnOnce(file: string, args: string[]): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.on("error", reject);
+    child.on("close", () => resolve(performance.now() - started));
+  });
+}
+
+async function execOnce(sandbox: Sandbox): Promise<number> {
+  const started = performance.now();
+  const result = await sandbox.exec(command);
+  if (result.stdout !== "hello\n") throw new Error(`unexpected output ${JSON.stringify(result)}`);
+  return performance.now() - started;
+}
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}
+
+const workspace = mkdtempSync(join(tmpdir(), "distdebug-bench-"));
+try {
+  const privileged = await createSandbox({ workspace });
+  const userNamespace = await createSandbox({ workspace, mode: "user-namespace" });
+  const floorArgs = [
+    "--unshare-pid",
+    "--unshare-net",
+    "--die-with-parent",
+    "--new-session",
+    "--ro-bind",
+    "/usr",
+    "/usr",
+    "--symlink",
+    "usr/bin",
+    "/bin",
+    "--symlink",
+    "usr/lib",
+    "/lib",
+    "--symlink",
+    "usr/lib64",
+    "/lib64",
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    "--tmpfs",
+    "/tmp",
+    "--bind",
+    workspace,
+    "/workspace",
+    "--chdir",
+    "/workspace",
+    "--",
+    "/bin/sh",
+    "-c",
+    command,
+  ];
+  const variants: [string, () => Promise<number>][] = [
+    ["bare spawn sh -c", () => spawnOnce("/bin/sh", ["-c", command])],
+    ["bare bwrap, minimal flags (floor)", () => spawnOnce("bwrap", floorArgs)],
+    [`sandbox.exec (${privileged.mode})`, () => execOnce(privileged)],
+    ["sandbox.exec (user-namespace)", () => execOnce(userNamespace)],
+  ];
+  const samples = variants.map((): number[] => []);
+  for (let round = 0; round < runs + 10; round += 1) {
+    for (const [index, [, once]] of variants.entries()) {
+      const duration = await once();
+      if (round >= 10) samples[index]?.push(duration);
+    }
+  }
+  console.log(
+    `${runs} interleaved rounds of \`${command}\`; load average ${loadavg()
+      .map((value) => value.toFixed(1))
+      .join(" ")} (shared machine: expect noise)`,
+  );
+  const bare = samples[0] ?? [];
+  for (const [index, [name]] of variants.entries()) {
+    const own = samples[index] ?? [];
+    const overhead = own.map((value, round) => value - (bare[round] ?? 0));
+    console.log(
+      `${name.padEnd(36)} median ${quantile(own, 0.5).toFixed(2).padStart(6)} ms  p95 ${quantile(own, 0.95).toFixed(2).padStart(6)} ms` +
+        (index === 0
+          ? ""
+          : `  overhead median ${quantile(overhead, 0.5).toFixed(2).padStart(6)} ms  p95 ${quantile(overhead, 0.95).toFixed(2).padStart(6)} ms`),
+    );
+  }
+  console.log("target: sandbox.exec overhead <= 15 ms median");
+} finally {
+  rmSync(workspace, { recursive: true, force: true });
+}

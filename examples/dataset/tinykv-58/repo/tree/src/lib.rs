@@ -1,0 +1,7 @@
+//! tinykv: regions of a key space, each replicated by its own raft group.
+//!
+//! A region's peers apply committed entries in the apply loop (`raftstore::apply`), and
+//! serve reads through `raftstore::peer` once the leader is sure its state is current.
+
+pub mod raftstore;
+pub mod storage;

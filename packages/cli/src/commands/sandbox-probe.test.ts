@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { runCli } from "../cli.js";
+import { captureIO } from "../testing/capture-io.js";
+
+describe("distdebug sandbox probe", () => {
+  it("lists each backend with its verdict and the mode it recommends", async () => {
+    const io = captureIO();
+    expect(await runCli(["sandbox", "probe"], io)).toBe(0);
+    expect(io.out()).toMatch(/^bwrap: \/\S+bwrap \(\d+\.\d+/);
+    expect(io.out()).toMatch(/bubblewrap \(privileged\)/);
+    expect(io.out()).toMatch(/bubblewrap \(user-namespace\)/);
+    expect(io.out()).toMatch(/no-sandbox\s+available, UNSAFE/);
+    expect(io.out()).toMatch(/sandbox: bubblewrap in (privileged|user-namespace) mode\n$/);
+  });
+
+  it("--json gives the probe", async () => {
+    const io = captureIO();
+    expect(await runCli(["sandbox", "probe", "--json"], io)).toBe(0);
+    const probe = JSON.parse(io.out());
+    expect(probe.ok).toBe(true);
+    expect(probe.backends).toHaveLength(3);
+  });
+});

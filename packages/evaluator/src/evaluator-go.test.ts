@@ -1,0 +1,132 @@
+import { describeLanguage } from "../fixtures/language-suite.js";
+
+// An etcd-like Raft step function. Gold: the vote lease check of lines 24-29
+// (atoms: if 24, 25, if 26, return 27; gold rows 24-27).
+describeLanguage({
+  name: "go",
+  fixture: "raft.go",
+  path: "raft/raft.go",
+  other: {
+    path: "raft/log.go",
+    text: "package raft\n\nfunc (l *raftLog) commitTo(tocommit uint64) {\n\tl.committed = tocommit\n}\n",
+  },
+  atomCount: 32,
+  significantLines: 41,
+  atoms: {
+    4: ["import_declaration", [3, 4, 6]],
+    18: null, // doc comment
+    20: ["expression_switch_statement", [20, 21, 23]],
+    22: null, // comment in an empty case
+    23: ["expression_switch_statement", [20, 21, 23]],
+    24: ["if_statement", [24]],
+    42: ["expression_statement", [42]],
+    43: ["expression_statement", [43]], // func literal body
+    48: ["return_statement", [48]], // one-line method: the body statement owns the line
+  },
+  symbols: {
+    "raft.(*raft).Step": [["raft.raft.Step", 19, 46]],
+    "(*raft).reset": [["raft.raft.reset", 60, 67]],
+    "raft.Lead": [["raft.raft.Lead", 48, 48]],
+    newRaft: [["raft.newRaft", 50, 52]],
+    raft: [["raft.raft", 12, 16]],
+  },
+  cases: [
+    {
+      name: "exact hit",
+      gold: [[24, 29]],
+      blocks: [{ startLine: 24, endLine: 29 }],
+      coverage: 1,
+      precision: [4, 4],
+      fileCoverage: 1,
+      linePrecision: [4, 4],
+    },
+    {
+      name: "off by one into a blank row",
+      gold: [[33, 41]],
+      blocks: [{ startLine: 32, endLine: 41 }],
+      coverage: 1,
+      precision: [5, 5],
+      fileCoverage: 1,
+      linePrecision: [7, 7],
+    },
+    {
+      name: "a blank-only range snaps to the following atom of its container",
+      gold: [[33, 41]],
+      blocks: [{ startLine: 32, endLine: 32 }],
+      coverage: 1,
+      precision: [1, 1],
+      fileCoverage: 1,
+      linePrecision: 0,
+      warnings: ["blank-range-snapped"],
+    },
+    {
+      name: "header-only hit of an if reaches the if block",
+      gold: [[24, 29]],
+      blocks: [{ startLine: 24, endLine: 24 }],
+      coverage: 1,
+      precision: [1, 1],
+      fileCoverage: 1,
+      linePrecision: [1, 1],
+    },
+    {
+      name: "the if header does not reach its body",
+      gold: [[27, 27]],
+      blocks: [{ startLine: 26, endLine: 26 }],
+      coverage: 0,
+      precision: [0, 1],
+      fileCoverage: 1,
+      linePrecision: [0, 1],
+    },
+    {
+      name: "naming the enclosing method",
+      gold: [[24, 29]],
+      blocks: [{ symbol: "raft.(*raft).Step" }],
+      coverage: 1,
+      precision: [4, 15],
+      fileCoverage: 1,
+      linePrecision: [4, 19],
+      spanAtoms: [15],
+    },
+    {
+      name: "naming the whole file: no coverage, tiny precision",
+      gold: [[24, 29]],
+      blocks: [{}],
+      coverage: 0,
+      precision: [4, 32],
+      fileCoverage: 1,
+      linePrecision: [4, 41],
+      earns: [false],
+    },
+    {
+      name: "two blocks, one hit",
+      gold: [
+        [24, 29],
+        [60, 67],
+      ],
+      blocks: [{ startLine: 24, endLine: 29 }],
+      coverage: [1, 2],
+      precision: [4, 4],
+      fileCoverage: 1,
+      linePrecision: [4, 4],
+    },
+    {
+      name: "wrong file",
+      gold: [[24, 29]],
+      blocks: [{ path: "other", startLine: 3, endLine: 5 }],
+      coverage: 0,
+      precision: 0,
+      fileCoverage: 0,
+      linePrecision: 0,
+    },
+    {
+      name: "an unknown symbol is one phantom false positive",
+      gold: [[24, 29]],
+      blocks: [{ startLine: 24, endLine: 29 }, { symbol: "raft.(*raft).Campaign" }],
+      coverage: 1,
+      precision: [4, 5],
+      fileCoverage: 1,
+      linePrecision: [4, 4],
+      warnings: ["unknown-symbol"],
+    },
+  ],
+});

@@ -1,0 +1,150 @@
+import { describeLanguage } from "../fixtures/language-suite.js";
+
+// A ZooKeeper-like request processor. Gold: the while loop of lines 23-27
+// (atoms: while header 23-24, 25, 26; gold rows 23, 24, 25, 26).
+describeLanguage({
+  name: "java",
+  fixture: "FinalRequestProcessor.java",
+  path: "zookeeper-server/src/main/java/org/apache/zookeeper/server/FinalRequestProcessor.java",
+  other: {
+    path: "zookeeper-server/src/main/java/org/apache/zookeeper/server/ZKDatabase.java",
+    text: "package org.apache.zookeeper.server;\n\npublic class ZKDatabase {\n    void clear() {\n        nodes.clear();\n    }\n}\n",
+  },
+  atomCount: 42,
+  significantLines: 43,
+  atoms: {
+    18: null, // comment
+    20: null, // blank
+    21: ["if_statement", [21]],
+    23: ["while_statement", [23, 24]],
+    24: ["while_statement", [23, 24]],
+    27: null, // lone brace
+    30: ["switch_expression", [30]],
+    31: ["switch_label", [31]],
+    50: ["local_variable_declaration", [50]],
+    51: ["expression_statement", [51]], // lambda body
+  },
+  symbols: {
+    "FinalRequestProcessor.processRequest": [
+      ["org.apache.zookeeper.server.FinalRequestProcessor.processRequest", 15, 42],
+      ["org.apache.zookeeper.server.FinalRequestProcessor.processRequest", 44, 46],
+    ],
+    "Helper.help": [["org.apache.zookeeper.server.FinalRequestProcessor.Helper.help", 49, 54]],
+    "org.apache.zookeeper.server.FinalRequestProcessor.FinalRequestProcessor": [
+      ["org.apache.zookeeper.server.FinalRequestProcessor.FinalRequestProcessor", 11, 13],
+    ],
+    "FinalRequestProcessor#checkAcl": [
+      ["org.apache.zookeeper.server.FinalRequestProcessor.checkAcl", 61, 72],
+    ],
+  },
+  cases: [
+    {
+      name: "exact hit",
+      gold: [[23, 27]],
+      blocks: [{ startLine: 23, endLine: 27 }],
+      coverage: 1,
+      precision: [3, 3],
+      fileCoverage: 1,
+      linePrecision: [4, 4],
+    },
+    {
+      name: "off by one into a comment row",
+      gold: [[19, 19]],
+      blocks: [{ startLine: 18, endLine: 19 }],
+      coverage: 1,
+      precision: [1, 1],
+      fileCoverage: 1,
+      linePrecision: [1, 1],
+    },
+    {
+      name: "a comment-only range snaps to the following atom",
+      gold: [[19, 19]],
+      blocks: [{ startLine: 18, endLine: 18 }],
+      coverage: 1,
+      precision: [1, 1],
+      fileCoverage: 1,
+      linePrecision: 0,
+      warnings: ["blank-range-snapped"],
+    },
+    {
+      name: "a blank row snaps to the following atom (not gold)",
+      gold: [[19, 19]],
+      blocks: [{ startLine: 20, endLine: 20 }],
+      coverage: 0,
+      precision: [0, 1],
+      fileCoverage: 1,
+      linePrecision: 0,
+    },
+    {
+      name: "header-only hit of an if reaches the if block",
+      gold: [[21, 28]],
+      blocks: [{ startLine: 21, endLine: 21 }],
+      coverage: 1,
+      precision: [1, 1],
+      fileCoverage: 1,
+      linePrecision: [1, 1],
+    },
+    {
+      name: "the if header does not reach a block inside it",
+      gold: [[23, 27]],
+      blocks: [{ startLine: 21, endLine: 21 }],
+      coverage: 0,
+      precision: [0, 1],
+      fileCoverage: 1,
+      linePrecision: [0, 1],
+    },
+    {
+      name: "naming the enclosing method (both overloads)",
+      gold: [[23, 27]],
+      blocks: [{ symbol: "FinalRequestProcessor.processRequest" }],
+      coverage: 1,
+      precision: [3, 21],
+      fileCoverage: 1,
+      linePrecision: [4, 22],
+      spanAtoms: [21],
+      earns: [true],
+    },
+    {
+      name: "naming the whole file: no coverage, tiny precision",
+      gold: [[23, 27]],
+      blocks: [{}],
+      coverage: 0,
+      precision: [3, 42],
+      fileCoverage: 1,
+      linePrecision: [4, 43],
+      earns: [false],
+      warnings: ["span-over-limit"],
+    },
+    {
+      name: "two blocks, one hit",
+      gold: [
+        [23, 27],
+        [57, 59],
+      ],
+      blocks: [{ startLine: 23, endLine: 27 }],
+      coverage: [1, 2],
+      precision: [3, 3],
+      fileCoverage: [2, 2],
+      linePrecision: [4, 4],
+    },
+    {
+      name: "wrong file",
+      gold: [[23, 27]],
+      blocks: [{ path: "other", startLine: 4, endLine: 6 }],
+      coverage: 0,
+      precision: 0,
+      fileCoverage: 0,
+      linePrecision: 0,
+    },
+    {
+      name: "an unknown symbol is one phantom false positive",
+      gold: [[23, 27]],
+      blocks: [{ startLine: 23, endLine: 27 }, { symbol: "FinalRequestProcessor.noSuchMethod" }],
+      coverage: 1,
+      precision: [3, 4],
+      fileCoverage: 1,
+      linePrecision: [4, 4],
+      warnings: ["unknown-symbol"],
+    },
+  ],
+});

@@ -1,0 +1,152 @@
+import { describeLanguage } from "../fixtures/language-suite.js";
+
+// A Kafka-like log cleaner: Scala 3 indented syntax (LogCleaner, Compaction) and Scala 2
+// braces (Cleaner, Retention). Gold: the indented match of lines 6-10 (five atoms).
+describeLanguage({
+  name: "scala",
+  fixture: "Cleaner.scala",
+  path: "core/src/main/scala/kafka/log/Cleaner.scala",
+  other: {
+    path: "core/src/main/scala/kafka/log/Log.scala",
+    text: "package kafka.log\n\nclass Log {\n  def flush(): Unit = sync()\n}\n",
+  },
+  atomCount: 39,
+  significantLines: 41,
+  atoms: {
+    6: ["match_expression", [6]],
+    7: ["integer_literal", [7]], // one-line case: its body owns the line
+    8: ["case_clause", [8]],
+    11: null, // blank
+    18: ["lambda_expression", [18]],
+    19: ["call_expression", [19]], // lambda body
+    34: ["if_expression", [34, 37]],
+    37: ["if_expression", [34, 37]], // } else {
+    51: ["if_expression", [51, 53]],
+    53: ["if_expression", [51, 53]], // indented else
+  },
+  symbols: {
+    "LogCleaner.clean": [["kafka.log.LogCleaner.clean", 4, 11]],
+    "Cleaner.run": [
+      ["kafka.log.Cleaner.run", 16, 21],
+      ["kafka.log.Cleaner.run", 23, 25],
+    ],
+    "Retention.expired": [["kafka.log.Retention.expired", 33, 40]],
+    "Compaction.compact": [["kafka.log.Compaction.compact", 49, 55]],
+    "kafka.log.runCleaner": [["kafka.log.runCleaner", 58, 60]],
+  },
+  cases: [
+    {
+      name: "exact hit (indented syntax)",
+      gold: [[6, 10]],
+      blocks: [{ startLine: 6, endLine: 10 }],
+      coverage: 1,
+      precision: [5, 5],
+      fileCoverage: 1,
+      linePrecision: [5, 5],
+    },
+    {
+      name: "exact hit (braces)",
+      gold: [[34, 39]],
+      blocks: [{ startLine: 34, endLine: 39 }],
+      coverage: 1,
+      precision: [4, 4],
+      fileCoverage: 1,
+      linePrecision: [5, 5],
+    },
+    {
+      name: "off by one into a blank row",
+      gold: [[6, 10]],
+      blocks: [{ startLine: 6, endLine: 11 }],
+      coverage: 1,
+      precision: [5, 5],
+      fileCoverage: 1,
+      linePrecision: [5, 5],
+    },
+    {
+      name: "a blank row snaps to the following definition",
+      gold: [[12, 13]],
+      blocks: [{ startLine: 11, endLine: 11 }],
+      coverage: 1,
+      precision: [1, 1],
+      fileCoverage: 1,
+      linePrecision: 0,
+    },
+    {
+      name: "header-only hit of an if reaches the if block",
+      gold: [[34, 39]],
+      blocks: [{ startLine: 34, endLine: 34 }],
+      coverage: 1,
+      precision: [1, 1],
+      fileCoverage: 1,
+      linePrecision: [1, 1],
+    },
+    {
+      name: "a case header does not reach its body",
+      gold: [[9, 9]],
+      blocks: [{ startLine: 8, endLine: 8 }],
+      coverage: 0,
+      precision: [0, 1],
+      fileCoverage: 1,
+      linePrecision: [0, 1],
+    },
+    {
+      name: "naming the enclosing method (indented)",
+      gold: [[6, 10]],
+      blocks: [{ symbol: "LogCleaner.clean" }],
+      coverage: 1,
+      precision: [5, 7],
+      fileCoverage: 1,
+      linePrecision: [5, 7],
+    },
+    {
+      name: "naming the enclosing method (braces)",
+      gold: [[34, 39]],
+      blocks: [{ symbol: "Retention.expired" }],
+      coverage: 1,
+      precision: [4, 5],
+      fileCoverage: 1,
+      linePrecision: [5, 6],
+    },
+    {
+      name: "naming the whole file: no coverage, tiny precision",
+      gold: [[6, 10]],
+      blocks: [{}],
+      coverage: 0,
+      precision: [5, 39],
+      fileCoverage: 1,
+      linePrecision: [5, 41],
+      earns: [false],
+    },
+    {
+      name: "two blocks, one hit",
+      gold: [
+        [6, 10],
+        [16, 21],
+      ],
+      blocks: [{ startLine: 6, endLine: 10 }],
+      coverage: [1, 2],
+      precision: [5, 5],
+      fileCoverage: 1,
+      linePrecision: [5, 5],
+    },
+    {
+      name: "wrong file",
+      gold: [[6, 10]],
+      blocks: [{ path: "other", startLine: 3, endLine: 5 }],
+      coverage: 0,
+      precision: 0,
+      fileCoverage: 0,
+      linePrecision: 0,
+    },
+    {
+      name: "an unknown symbol is one phantom false positive",
+      gold: [[6, 10]],
+      blocks: [{ startLine: 6, endLine: 10 }, { symbol: "LogCleaner.purge" }],
+      coverage: 1,
+      precision: [5, 6],
+      fileCoverage: 1,
+      linePrecision: [5, 5],
+      warnings: ["unknown-symbol"],
+    },
+  ],
+});

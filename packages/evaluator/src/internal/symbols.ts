@@ -1,0 +1,273 @@
+import type { Language } from "@distdebug/schema";
+import type Parser from "tree-sitter";
+import { POSITION_SCALE, parseText } from "./build-index.js";
+
+/** One definition of a file with its qualified name parts. */
+export interface SymbolDefinition {
+  /** Qualified name parts, outermost first (package or module parts included). */
+  components: string[];
+  /** The parts joined with the language's separator (`.` or `::`). */
+  qualifiedName: string;
+  /** Node type of the definition, for example `method_declaration`. */
+  kind: string;
+  startLine: number;
+  endLine: number;
+  /** Start and end as position keys (row * 1e8 + column), including decorators or templates. */
+  start: number;
+  end: number;
+}
+
+const definitionTypes: Record<Language, readonly string[]> = {
+  java: [
+    "class_declaration",
+    "interface_declaration",
+    "enum_declaration",
+    "record_declaration",
+    "annotation_type_declaration",
+    "method_declaration",
+    "constructor_declaration",
+    "compact_constructor_declaration",
+  ],
+  go: ["function_declaration", "method_declaration", "type_spec"],
+  rust: [
+    "mod_item",
+    "struct_item",
+    "enum_item",
+    "union_item",
+    "trait_item",
+    "type_item",
+    "impl_item",
+    "function_item",
+    "function_signature_item",
+    "macro_definition",
+  ],
+  python: ["class_definition", "function_definition"],
+  cpp: [
+    "namespace_definition",
+    "class_specifier",
+    "struct_specifier",
+    "union_specifier",
+    "enum_specifier",
+    "function_definition",
+    "preproc_def",
+    "preproc_function_def",
+  ],
+  c: [
+    "struct_specifier",
+    "union_specifier",
+    "enum_specifier",
+    "function_definition",
+    "preproc_def",
+    "preproc_function_def",
+  ],
+  scala: [
+    "object_definition",
+    "class_definition",
+    "trait_definition",
+    "enum_definition",
+    "function_definition",
+  ],
+};
+
+const packageTypes: Partial<Record<Language, string>> = {
+  java: "package_declaration",
+  go: "package_clause",
+  scala: "package_clause",
+};
+
+const separator: Record<Language, string> = {
+  java: ".",
+  go: ".",
+  rust: "::",
+  python: ".",
+  cpp: "::",
+  c: "::",
+  scala: ".",
+};
+
+/** Splits a written name (`a::b<T>::c`, `(*T)`, `pkg.Type`) into plain identifiers. */
+export function nameParts(text: string): string[] {
+  // Go receivers: `raft.(*node).Step` -> `raft.node.Step`.
+  let rest = text.replace(/(^|\.)\(\s*\*?\s*([A-Za-z_$][\w$]*)(\[[^\]]*\])?\s*\)(?=\.)/g, "$1$2");
+  // Drop template and generic arguments, parameter lists and pointer marks.
+  for (let previous = ""; previous !== rest; ) {
+    previous = rest;
+    rest = rest.replace(/<[^<>]*>/g, "").replace(/\[[^[\]]*\]/g, "");
+  }
+  rest = rest.replace(/\([^)]*\)/g, "").replace(/[*&\s]/g, "");
+  return rest.split(/::|\.|#|\//).filter((part) => part !== "");
+}
+
+function modulePrefix(language: Language, path: string): string[] {
+  if (language !== "python" && language !== "rust") return [];
+  const withoutExtension = path.replace(/\.(pyi?|rs)$/, "");
+  let parts = withoutExtension.split("/").filter((part) => part !== "" && part !== ".");
+  if (language === "python") return parts.filter((part) => part !== "__init__");
+  const source = parts.lastIndexOf("src");
+  if (source >= 0) parts = parts.slice(source + 1);
+  return parts.filter((part) => part !== "lib" && part !== "main" && part !== "mod");
+}
+
+function declaratorName(node: Parser.SyntaxNode | null): string | undefined {
+  let current = node;
+  for (let depth = 0; current && depth < 12; depth++) {
+    switch (current.type) {
+      case "identifier":
+      case "field_identifier":
+      case "qualified_identifier":
+      case "destructor_name":
+      case "operator_name":
+      case "template_function":
+      case "type_identifier":
+        return current.text;
+      default: {
+        const inner = current.childForFieldName("declarator");
+        if (!inner) return undefined;
+        current = inner;
+      }
+    }
+  }
+  return undefined;
+}
+
+function definitionName(language: Language, node: Parser.SyntaxNode): string | undefined {
+  switch (node.type) {
+    case "impl_item": {
+      const type = node.childForFieldName("type");
+      return type ? nameParts(type.text).at(-1) : undefined;
+    }
+    case "function_definition":
+      if (language === "c" || language === "cpp")
+        return declaratorName(node.childForFieldName("declarator"));
+      return node.childForFieldName("name")?.text;
+    case "method_declaration":
+      if (language === "go") {
+        const receiver = node.childForFieldName("receiver");
+        const parameter = receiver?.namedChildren.find((c) => c.type === "parameter_declaration");
+        const type = parameter?.childForFieldName("type");
+        const name = node.childForFieldName("name")?.text;
+        const owner = type ? nameParts(type.text).at(-1) : undefined;
+        return name === undefined ? undefined : owner ? `${owner}.${name}` : name;
+      }
+      return node.childForFieldName("name")?.text;
+    case "namespace_definition":
+      return node.childForFieldName("name")?.text;
+    case "class_specifier":
+    case "struct_specifier":
+    case "union_specifier":
+    case "enum_specifier":
+      if (!node.childForFieldName("body")) return undefined;
+      return node.childForFieldName("name")?.text;
+    default:
+      return node.childForFieldName("name")?.text;
+  }
+}
+
+function wrapperOf(language: Language, node: Parser.SyntaxNode): Parser.SyntaxNode {
+  if (language === "python" || language === "cpp") {
+    const parent = node.parent;
+    if (
+      parent &&
+      (parent.type === "decorated_definition" || parent.type === "template_declaration")
+    )
+      return parent;
+  }
+  return node;
+}
+
+/** Definitions of a file before the path-dependent module prefix is known. */
+export interface RawDefinitions {
+  /** The package of the file (Java, Go, Scala), when it declares one. */
+  packageParts: string[] | undefined;
+  /** Definitions sorted by start (outer first), with their own name parts. */
+  items: { parts: string[]; kind: string; start: number; end: number; rows: [number, number] }[];
+}
+
+/** The definition node types of a language, and its package clause type (if any). */
+export function definitionNodeTypes(language: Language): {
+  definitions: readonly string[];
+  packageType: string | undefined;
+} {
+  return { definitions: definitionTypes[language], packageType: packageTypes[language] };
+}
+
+/** Names and ranges of the definition nodes of a parsed file (lines: for end-line trimming). */
+export function collectDefinitions(
+  language: Language,
+  nodes: Parser.SyntaxNode[],
+  packageNode: Parser.SyntaxNode | undefined,
+  lines: string[],
+): RawDefinitions {
+  let packageParts: string[] | undefined;
+  if (packageNode) {
+    const name = packageNode.namedChildren.find((child) => !child.type.includes("comment"));
+    if (name) packageParts = nameParts(name.text);
+  }
+  const items: RawDefinitions["items"] = [];
+  for (const node of nodes) {
+    const name = definitionName(language, node);
+    const outer = wrapperOf(language, node);
+    const start = outer.startPosition;
+    const end = outer.endPosition;
+    let endRow = end.row;
+    // A definition that ends in the next line's indentation (Scala 3, a macro's newline) ends
+    // on the line before.
+    if (endRow > start.row && (lines[endRow] ?? "").slice(0, end.column).trim() === "") endRow--;
+    items.push({
+      parts: name === undefined ? [] : nameParts(name),
+      kind: node.type,
+      start: start.row * POSITION_SCALE + start.column,
+      end: end.row * POSITION_SCALE + end.column,
+      rows: [start.row + 1, endRow + 1],
+    });
+  }
+  items.sort((a, b) => a.start - b.start || b.end - a.end);
+  return { packageParts, items };
+}
+
+/**
+ * The definitions of one file with qualified names (Java `pkg.Outer.Inner.method`, Go
+ * `pkg.Type.Method`, Rust `module::Type::method`, Python `module.Class.method`, C++
+ * `ns::Class::method`, Scala `pkg.Object.def`, C functions and macros). Python and Rust
+ * module names come from the path.
+ */
+export function qualifyDefinitions(
+  language: Language,
+  path: string,
+  raw: RawDefinitions,
+): SymbolDefinition[] {
+  const prefix = raw.packageParts ?? modulePrefix(language, path);
+  const stack: { end: number; parts: string[] }[] = [];
+  const definitions: SymbolDefinition[] = [];
+  for (const item of raw.items) {
+    while (stack.length > 0 && (stack[stack.length - 1] as { end: number }).end <= item.start)
+      stack.pop();
+    const scope =
+      stack.length > 0 ? (stack[stack.length - 1] as { parts: string[] }).parts : prefix;
+    const components = [...scope, ...item.parts];
+    stack.push({ end: item.end, parts: components });
+    if (item.parts.length === 0) continue;
+    definitions.push({
+      components,
+      qualifiedName: components.join(separator[language]),
+      kind: item.kind,
+      startLine: item.rows[0],
+      endLine: item.rows[1],
+      start: item.start,
+      end: item.end,
+    });
+  }
+  return definitions;
+}
+
+/** Definitions whose qualified name ends with the query's parts (all overloads). */
+export function matchSymbol(definitions: SymbolDefinition[], query: string): SymbolDefinition[] {
+  const wanted = nameParts(query);
+  if (wanted.length === 0) return [];
+  return definitions.filter((definition) => {
+    const parts = definition.components;
+    if (parts.length < wanted.length) return false;
+    const offset = parts.length - wanted.length;
+    return wanted.every((part, index) => parts[offset + index] === part);
+  });
+}

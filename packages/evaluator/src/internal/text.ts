@@ -1,0 +1,50 @@
+/** A file's bytes turned into the text the evaluator parses. */
+export interface DecodedSource {
+  text: string;
+  /** NUL bytes in the first 8 KiB: not source code, no atoms. */
+  binary: boolean;
+  /** The bytes were not valid UTF-8 (decoded with U+FFFD replacements). */
+  invalidUtf8: boolean;
+  /** A leading byte order mark was dropped. */
+  bom: boolean;
+}
+
+const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const lenient = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+
+/** Decodes file content: detects binary files, invalid UTF-8 and a BOM (which is dropped). */
+export function decodeSource(content: string | Uint8Array): DecodedSource {
+  let text: string;
+  let invalidUtf8 = false;
+  let binary = false;
+  if (typeof content === "string") {
+    text = content;
+    binary = content.slice(0, 8192).includes("\u0000");
+  } else {
+    binary = content.subarray(0, 8192).includes(0);
+    try {
+      text = strict.decode(content);
+    } catch {
+      invalidUtf8 = true;
+      text = lenient.decode(content);
+    }
+  }
+  const bom = text.charCodeAt(0) === 0xfeff;
+  if (bom) text = text.slice(1);
+  return { text, binary, invalidUtf8, bom };
+}
+
+/** Splits text into lines on `\n` (a `\r` before it stays and counts as blank space). */
+export function splitLines(text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+const significantChar = /[^\s{}()[\];,]/;
+
+/** True when a line holds something besides blank space and lone punctuation `{ } ( ) [ ] ; ,`. */
+export function isSignificantText(line: string): boolean {
+  return significantChar.test(line);
+}

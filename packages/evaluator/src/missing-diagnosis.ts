@@ -1,0 +1,73 @@
+import type { DiagnosisScores, Gold } from "@distdebug/schema";
+import { GRAMMAR_VERSIONS } from "./languages.js";
+import {
+  DEFAULT_COVERAGE_ROW_BUDGET,
+  DEFAULT_COVERAGE_SPAN_LIMIT,
+  EVALUATOR_VERSION,
+} from "./version.js";
+
+/** Options of {@link scoreMissingDiagnosis}. */
+export interface MissingDiagnosisOptions {
+  gold: Pick<Gold, "incidentId" | "blocks">;
+  /** Why there is no valid diagnosis (agent error, invalid file, limit exceeded...). */
+  reason: string;
+  /** The evaluator parameters to record. Default: the defaults (40 rows, 400-row budget). */
+  parameters?: { coverageSpanLimit: number; coverageRowBudget: number };
+}
+
+/**
+ * The scores of an attempt with no valid diagnosis: `valid: false`, 0 on every metric (the
+ * attempt stays in every mean), each gold block unreached, one `invalid-diagnosis` warning.
+ * Needs no source files.
+ *
+ * @example
+ * ```ts
+ * const scores = scoreMissingDiagnosis({ gold, reason: "the agent wrote no diagnosis.json" });
+ * scores.metrics.blockCoverage; // 0
+ * ```
+ */
+export function scoreMissingDiagnosis(options: MissingDiagnosisOptions): DiagnosisScores {
+  const { gold } = options;
+  return {
+    format: "distdebug.diagnosis_scores/1",
+    incidentId: gold.incidentId,
+    valid: false,
+    metrics: {
+      blockCoverage: 0,
+      blockPrecision: 0,
+      fileCoverage: 0,
+      linePrecision: 0,
+      repositoryShare: 0,
+      reachedAll: false,
+    },
+    goldBlocks: gold.blocks.map((block) => ({
+      path: block.path,
+      startLine: block.startLine,
+      endLine: block.endLine,
+      atoms: 0,
+      reached: false,
+      reachedBy: [],
+      fileNamed: false,
+    })),
+    spans: [],
+    counts: {
+      predictedAtoms: 0,
+      goldAtoms: 0,
+      correctAtoms: 0,
+      phantomAtoms: 0,
+      coverageAtoms: 0,
+      coverageRows: 0,
+      namedRows: 0,
+      correctRows: 0,
+      goldRows: 0,
+      repositoryRows: 0,
+      repositoryFiles: 0,
+    },
+    warnings: [{ code: "invalid-diagnosis", message: options.reason }],
+    parameters: options.parameters ?? {
+      coverageSpanLimit: DEFAULT_COVERAGE_SPAN_LIMIT,
+      coverageRowBudget: DEFAULT_COVERAGE_ROW_BUDGET,
+    },
+    versions: { evaluator: EVALUATOR_VERSION, grammars: { ...GRAMMAR_VERSIONS } },
+  };
+}

@@ -1,0 +1,27 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { listFiles } from "./internal/files.js";
+
+/**
+ * The dataset digest: sha256 over the canonical content of a dataset folder, that is one
+ * line `<path>\0<sha256 of the bytes>\n` per regular file, sorted by POSIX path. Two copies
+ * of a dataset with the same files have the same digest wherever they live; any change to any
+ * file (report, gold, repository data) changes it. Used by resume hashing.
+ *
+ * @example
+ * ```ts
+ * const digest = await datasetDigest("examples/dataset"); // "3f1c..."
+ * ```
+ */
+export async function datasetDigest(dir: string): Promise<string> {
+  const root = resolve(dir);
+  const hash = createHash("sha256");
+  for (const path of await listFiles(root)) {
+    const fileHash = createHash("sha256")
+      .update(await readFile(join(root, path)))
+      .digest("hex");
+    hash.update(`${path}\0${fileHash}\n`);
+  }
+  return hash.digest("hex");
+}

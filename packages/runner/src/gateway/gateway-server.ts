@@ -1,0 +1,306 @@
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DistDebugError, type ModelConfig } from "@distdebug/schema";
+import { isRetryableStatus, retryAfterMs, withRetries } from "../model/retry.js";
+import type { MeteredCall, UsageMeter } from "../model/usage-meter.js";
+import { anthropicUsage, openAiUsage } from "../model/wire-usage.js";
+
+/** The provider's API when `model.baseUrl` is not set. */
+export const DEFAULT_BASE_URLS = {
+  openai: "https://api.openai.com/v1",
+  anthropic: "https://api.anthropic.com",
+} as const;
+
+/** The paths the gateway forwards, per protocol (as the agent calls them on the loopback URL). */
+export const GATEWAY_ROUTES = {
+  openai: ["/v1/chat/completions", "/v1/responses"],
+  anthropic: ["/v1/messages"],
+} as const;
+
+/** Largest request body accepted from the agent. */
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
+
+/** Options of {@link startGateway}. */
+export interface StartGatewayOptions {
+  /** The model the config names: its protocol, upstream base URL, name, timeout, retries. */
+  model: ModelConfig;
+  /** The real key; added to upstream requests only, never sent back. */
+  apiKey: string;
+  /** Meters every call and holds the cost and token budget. */
+  meter: UsageMeter;
+  /** Folder for the socket. Default: a new short-named folder in the OS temp dir. */
+  dir?: string;
+  /** Delay before the first retry of an upstream 429/5xx. Default 1000 ms. */
+  retryInitialDelayMs?: number;
+  /** Called after each metered call. */
+  onCall?: (call: MeteredCall) => void;
+}
+
+/** A running gateway: an HTTP server on a Unix socket, outside the sandbox. */
+export interface ModelGateway {
+  /** Host path of the socket (bind it at `/run/distdebug/gateway.sock` in the sandbox). */
+  readonly socketPath: string;
+  /** Set once a request was refused because the budget was used up. */
+  readonly limitHit: string | undefined;
+  /** Requests refused (budget, route, streaming, bad JSON). */
+  readonly refused: number;
+  close(): Promise<void>;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+function refusal(type: string, message: string) {
+  return { type: "error", error: { type, message, code: type } };
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+class UpstreamStatus extends Error {
+  constructor(
+    readonly status: number,
+    readonly headers: Headers,
+    readonly text: string,
+  ) {
+    super(`HTTP ${status}`);
+  }
+}
+
+/**
+ * Starts the model gateway: an HTTP server on a Unix socket that the sandbox sees at
+ * `/run/distdebug/gateway.sock`, reached from inside through the forwarder's loopback URL.
+ * It accepts the config's protocol only (OpenAI `POST /v1/chat/completions` and
+ * `/v1/responses`, or Anthropic `POST /v1/messages`), non-streaming, sets `model` to the
+ * config's model, adds the real key, forwards to `model.baseUrl` with the config's timeout and
+ * retries (429, 5xx), meters the usage of every reply into `meter`, and refuses further calls
+ * with HTTP 402 `budget_exceeded` once the meter's budget is used up.
+ *
+ * @example
+ * ```ts
+ * const meter = new UsageMeter({ prices: model.prices, budget: { costLimitUsd: 3 } });
+ * const gateway = await startGateway({ model, apiKey, meter });
+ * const sandbox = await createSandbox({ workspace, policy: { network: "gateway" }, gateway: gateway.socketPath });
+ * // ... run the agent, then:
+ * await gateway.close();
+ * console.log(meter.usage);
+ * ```
+ */
+export async function startGateway(options: StartGatewayOptions): Promise<ModelGateway> {
+  const { model, meter } = options;
+  const ownDir = options.dir === undefined;
+  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), "ddgw-")));
+  const socketPath = join(dir, "gateway.sock");
+  const upstreamBase = (model.baseUrl ?? DEFAULT_BASE_URLS[model.provider]).replace(/\/+$/, "");
+  const closing = new AbortController();
+  let limitHit: string | undefined;
+  let refused = 0;
+
+  const refuse = (res: ServerResponse, status: number, type: string, message: string) => {
+    refused += 1;
+    sendJson(res, status, refusal(type, message));
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    const routes: readonly string[] = GATEWAY_ROUTES[model.provider];
+    if (req.method !== "POST" || !routes.includes(path)) {
+      refuse(
+        res,
+        404,
+        "not_found",
+        `the DistDebug gateway serves ${model.provider} (${routes.map((route) => `POST ${route}`).join(", ")}) for the model ${model.name}; got ${req.method} ${path}`,
+      );
+      return;
+    }
+    const raw = await readBody(req);
+    let body: Record<string, unknown>;
+    try {
+      if (raw === undefined) throw new Error("too large");
+      body = JSON.parse(raw.toString("utf8")) as Record<string, unknown>;
+      if (typeof body !== "object" || body === null || Array.isArray(body))
+        throw new Error("not an object");
+    } catch {
+      refuse(
+        res,
+        400,
+        "invalid_request_error",
+        "the request body must be a JSON object (at most 32 MiB)",
+      );
+      return;
+    }
+    if (body.stream === true) {
+      refuse(
+        res,
+        400,
+        "invalid_request_error",
+        "streaming is not supported through the DistDebug gateway (it meters whole replies): send stream: false",
+      );
+      return;
+    }
+    const over = meter.exceeded();
+    if (over !== undefined) {
+      limitHit ??= over;
+      refuse(res, 402, "budget_exceeded", `the attempt's model budget is used up: ${over}`);
+      return;
+    }
+    body.model = model.name;
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "application/json",
+    };
+    if (model.provider === "anthropic") {
+      headers["x-api-key"] = options.apiKey;
+      headers["anthropic-version"] = String(req.headers["anthropic-version"] ?? "2023-06-01");
+      const beta = req.headers["anthropic-beta"];
+      if (typeof beta === "string") headers["anthropic-beta"] = beta;
+    } else {
+      headers.authorization = `Bearer ${options.apiKey}`;
+    }
+    const upstreamPath = model.provider === "openai" ? path.replace(/^\/v1/, "") : path;
+    const started = Date.now();
+    const payload = JSON.stringify(body);
+    try {
+      const { status, text, contentType } = await withRetries(
+        async () => {
+          const response = await fetch(`${upstreamBase}${upstreamPath}`, {
+            method: "POST",
+            headers,
+            body: payload,
+            signal: AbortSignal.any([closing.signal, AbortSignal.timeout(model.timeoutMs)]),
+          });
+          const text = await response.text();
+          if (isRetryableStatus(response.status))
+            throw new UpstreamStatus(response.status, response.headers, text);
+          return {
+            status: response.status,
+            text,
+            contentType: response.headers.get("content-type"),
+          };
+        },
+        (error) => {
+          if (closing.signal.aborted) return { retryable: false };
+          if (error instanceof UpstreamStatus) {
+            const after = retryAfterMs(error.headers);
+            return { retryable: true, ...(after === undefined ? {} : { retryAfterMs: after }) };
+          }
+          return { retryable: true };
+        },
+        {
+          maxRetries: model.maxRetries,
+          signal: closing.signal,
+          ...(options.retryInitialDelayMs === undefined
+            ? {}
+            : { initialDelayMs: options.retryInitialDelayMs }),
+        },
+      );
+      let tokens: ReturnType<typeof openAiUsage>;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {}
+      if (status >= 200 && status < 300)
+        tokens = model.provider === "anthropic" ? anthropicUsage(parsed) : openAiUsage(parsed);
+      const call = meter.record({
+        model:
+          typeof (parsed as { model?: unknown })?.model === "string"
+            ? String((parsed as { model: string }).model)
+            : model.name,
+        inputTokens: tokens?.inputTokens ?? 0,
+        outputTokens: tokens?.outputTokens ?? 0,
+        cachedTokens: tokens?.cachedTokens ?? 0,
+        durationMs: Date.now() - started,
+        ...(status >= 300
+          ? { error: `HTTP ${status}` }
+          : tokens
+            ? {}
+            : { error: "the reply carried no usage" }),
+      });
+      options.onCall?.(call);
+      if (!res.destroyed) {
+        res.writeHead(status, { "content-type": contentType ?? "application/json" });
+        res.end(text);
+      }
+    } catch (error) {
+      const message =
+        error instanceof UpstreamStatus
+          ? `upstream HTTP ${error.status} after ${model.maxRetries + 1} tries`
+          : `the upstream model API could not be reached: ${error instanceof Error ? error.message : String(error)}`;
+      const call = meter.record({
+        model: model.name,
+        inputTokens: 0,
+        outputTokens: 0,
+        cachedTokens: 0,
+        durationMs: Date.now() - started,
+        error: message,
+      });
+      options.onCall?.(call);
+      if (error instanceof UpstreamStatus && !res.destroyed) {
+        res.writeHead(error.status, {
+          "content-type": error.headers.get("content-type") ?? "application/json",
+        });
+        res.end(error.text);
+      } else sendJson(res, 502, refusal("gateway_error", message));
+    }
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) =>
+      sendJson(
+        res,
+        500,
+        refusal("gateway_error", error instanceof Error ? error.message : String(error)),
+      ),
+    );
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(socketPath, () => resolve());
+    });
+    // The sandbox user (uid 65534 when the host runs as root) must be able to connect, and
+    // bwrap may run as that user (user-namespace mode as root): traverse-only folder, open socket.
+    if (ownDir) await chmod(dir, 0o711);
+    await chmod(socketPath, 0o666);
+  } catch (error) {
+    if (ownDir) await rm(dir, { recursive: true, force: true });
+    throw new DistDebugError({
+      code: "SANDBOX_ERROR",
+      message: `the model gateway could not listen on ${socketPath}: ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
+  }
+  return {
+    socketPath,
+    get limitHit() {
+      return limitHit;
+    },
+    get refused() {
+      return refused;
+    },
+    async close() {
+      closing.abort();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (ownDir) await rm(dir, { recursive: true, force: true });
+      else await rm(socketPath, { force: true });
+    },
+  };
+}

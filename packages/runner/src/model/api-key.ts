@@ -1,0 +1,32 @@
+import { DistDebugError, type ModelConfig } from "@distdebug/schema";
+
+/** The environment variable holding the key: `model.apiKeyEnv`, else the provider's usual one. */
+export function apiKeyEnvName(model: Pick<ModelConfig, "provider" | "apiKeyEnv">): string {
+  return (
+    model.apiKeyEnv ?? (model.provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY")
+  );
+}
+
+/**
+ * Reads the model's API key from `env` (default `process.env`). Throws `MISSING_ENV` with a
+ * one-line message naming the variable when it is unset or empty.
+ *
+ * @example
+ * ```ts
+ * const key = resolveApiKey(config.model, process.env); // throws: environment variable OPENAI_API_KEY is not set ...
+ * ```
+ */
+export function resolveApiKey(
+  model: Pick<ModelConfig, "provider" | "apiKeyEnv" | "name">,
+  env: Record<string, string | undefined> = process.env,
+): string {
+  const name = apiKeyEnvName(model);
+  const key = env[name];
+  if (key === undefined || key.trim() === "")
+    throw new DistDebugError({
+      code: "MISSING_ENV",
+      message: `environment variable ${name} is not set: the model ${model.name} needs its API key there (or set model.apiKeyEnv to another variable)`,
+      data: { variable: name },
+    });
+  return key;
+}

@@ -1,0 +1,121 @@
+import Anthropic from "@anthropic-ai/sdk";
+import { DistDebugError } from "@distdebug/schema";
+import OpenAI from "openai";
+import type { CompleteOptions, CreateModelClientOptions, ModelReply } from "./model-client.js";
+import type { CallTokens } from "./pricing.js";
+import { isRetryableStatus, type RetryVerdict, retryAfterMs, withRetries } from "./retry.js";
+
+/** The shape both SDKs' errors share (Stainless clients). */
+interface SdkErrorLike {
+  name?: string;
+  status?: number;
+  headers?: { get(name: string): string | null };
+  message?: string;
+}
+
+/** A reply body that does not have the protocol's shape. Never retried. */
+export class MalformedReply extends Error {}
+
+function sdkError(error: unknown): SdkErrorLike | undefined {
+  return typeof error === "object" && error !== null ? (error as SdkErrorLike) : undefined;
+}
+
+const isTimeout = (error: unknown) =>
+  error instanceof OpenAI.APIConnectionTimeoutError ||
+  error instanceof Anthropic.APIConnectionTimeoutError;
+const isConnection = (error: unknown) =>
+  error instanceof OpenAI.APIConnectionError || error instanceof Anthropic.APIConnectionError;
+const isUserAbort = (error: unknown) =>
+  error instanceof OpenAI.APIUserAbortError || error instanceof Anthropic.APIUserAbortError;
+
+function classify(error: unknown): RetryVerdict {
+  if (error instanceof MalformedReply || error instanceof SyntaxError) return { retryable: false };
+  if (isUserAbort(error)) return { retryable: false };
+  if (isTimeout(error) || isConnection(error)) return { retryable: true };
+  const e = sdkError(error);
+  if (typeof e?.status === "number") {
+    const after = retryAfterMs(e.headers);
+    return {
+      retryable: isRetryableStatus(e.status),
+      ...(after === undefined ? {} : { retryAfterMs: after }),
+    };
+  }
+  return { retryable: false };
+}
+
+function describe(error: unknown, timeoutMs: number): string {
+  if (error instanceof MalformedReply) return `malformed reply: ${error.message}`;
+  if (error instanceof SyntaxError)
+    return `malformed reply: the body is not JSON (${error.message})`;
+  if (isTimeout(error)) return `no reply within ${timeoutMs} ms`;
+  const e = sdkError(error);
+  if (typeof e?.status === "number") return `HTTP ${e.status}: ${(e.message ?? "").slice(0, 300)}`;
+  return e?.message ?? String(error);
+}
+
+/** What one protocol adapter returns for one try. */
+export interface RawReply {
+  content: string;
+  tokens: CallTokens;
+  model?: string;
+}
+
+/**
+ * Runs one protocol call with the config's retries and timeout and turns failures into
+ * `MODEL_ERROR` (or `ABORTED`) with a one-line message naming the model.
+ */
+export async function callModel(
+  options: CreateModelClientOptions,
+  callOptions: CompleteOptions,
+  once: (request: { signal?: AbortSignal; timeout: number }) => Promise<RawReply>,
+): Promise<ModelReply> {
+  const started = Date.now();
+  const timeoutMs = callOptions.timeoutMs ?? options.model.timeoutMs;
+  let retries = 0;
+  try {
+    const reply = await withRetries(
+      () =>
+        once({ ...(callOptions.signal ? { signal: callOptions.signal } : {}), timeout: timeoutMs }),
+      classify,
+      {
+        maxRetries: options.model.maxRetries,
+        ...(options.retryInitialDelayMs === undefined
+          ? {}
+          : { initialDelayMs: options.retryInitialDelayMs }),
+        ...(options.retryMaxDelayMs === undefined ? {} : { maxDelayMs: options.retryMaxDelayMs }),
+        ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+        onRetry: (info) => {
+          retries = info.attempt;
+          options.onRetry?.({
+            attempt: info.attempt,
+            delayMs: info.delayMs,
+            message: describe(info.error, timeoutMs),
+          });
+        },
+      },
+    );
+    return {
+      content: reply.content,
+      tokens: reply.tokens,
+      model: reply.model ?? options.model.name,
+      durationMs: Date.now() - started,
+      retries,
+    };
+  } catch (error) {
+    if (
+      callOptions.signal?.aborted ||
+      (DistDebugError.isInstance(error) && error.code === "ABORTED")
+    )
+      throw new DistDebugError({
+        code: "ABORTED",
+        message: "the model call was aborted",
+        cause: error,
+      });
+    throw new DistDebugError({
+      code: "MODEL_ERROR",
+      message: `the ${options.model.provider} model ${options.model.name} failed after ${retries + 1} tries: ${describe(error, timeoutMs)}`,
+      data: { provider: options.model.provider, model: options.model.name, tries: retries + 1 },
+      cause: error,
+    });
+  }
+}

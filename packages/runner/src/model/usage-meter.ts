@@ -1,0 +1,79 @@
+import { emptyUsage, type ModelPrices, type Usage } from "@distdebug/schema";
+import { addUsage, type CallTokens, costOf } from "./pricing.js";
+
+/** One metered model call, as it goes into a trajectory's `model-call` step. */
+export interface MeteredCall extends CallTokens {
+  type: "model-call";
+  model: string;
+  costUsd: number | null;
+  durationMs: number;
+  error?: string;
+  at: string;
+}
+
+/** Budget of a {@link UsageMeter}; 0 means no limit. */
+export interface UsageBudget {
+  /** Most dollars (only enforceable with prices). Default 0. */
+  costLimitUsd?: number;
+  /** Most input plus output tokens. Default 0. */
+  tokenLimit?: number;
+}
+
+/**
+ * Counts tokens and cost of model calls against a budget. One meter per attempt; the mini
+ * agent and the gateway both record through it, so `usage` is the harness's own measurement.
+ *
+ * @example
+ * ```ts
+ * const meter = new UsageMeter({ prices: config.model.prices, budget: { costLimitUsd: 3 } });
+ * meter.record({ model: "gpt-5.4", inputTokens: 1200, outputTokens: 80, cachedTokens: 0, durationMs: 900 });
+ * if (meter.exceeded()) console.log(meter.exceeded());
+ * ```
+ */
+export class UsageMeter {
+  readonly calls: MeteredCall[] = [];
+  #usage: Usage = emptyUsage();
+  readonly #prices: ModelPrices | undefined;
+  readonly #budget: UsageBudget;
+
+  constructor(options: { prices?: ModelPrices | undefined; budget?: UsageBudget } = {}) {
+    this.#prices = options.prices;
+    this.#budget = options.budget ?? {};
+  }
+
+  /** Totals so far. */
+  get usage(): Usage {
+    return { ...this.#usage };
+  }
+
+  /** Records a finished call (or a failed one with zero tokens and `error`) and returns its step. */
+  record(call: CallTokens & { model: string; durationMs: number; error?: string }): MeteredCall {
+    const costUsd = costOf(call, this.#prices);
+    const step: MeteredCall = {
+      type: "model-call",
+      model: call.model,
+      inputTokens: call.inputTokens,
+      outputTokens: call.outputTokens,
+      cachedTokens: call.cachedTokens,
+      costUsd,
+      durationMs: call.durationMs,
+      ...(call.error === undefined ? {} : { error: call.error }),
+      at: new Date().toISOString(),
+    };
+    this.calls.push(step);
+    this.#usage = addUsage(this.#usage, step);
+    return step;
+  }
+
+  /** Why no further call may be made (the budget is used up), or undefined. */
+  exceeded(): string | undefined {
+    const { costLimitUsd = 0, tokenLimit = 0 } = this.#budget;
+    const usage = this.#usage;
+    if (costLimitUsd > 0 && usage.costUsd !== null && usage.costUsd >= costLimitUsd)
+      return `the cost limit of $${costLimitUsd} is reached ($${usage.costUsd.toFixed(4)} spent)`;
+    const tokens = usage.inputTokens + usage.outputTokens;
+    if (tokenLimit > 0 && tokens >= tokenLimit)
+      return `the token limit of ${tokenLimit} is reached (${tokens} tokens used)`;
+    return undefined;
+  }
+}

@@ -1,0 +1,123 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { DistDebugError } from "@distdebug/schema";
+import { testdir } from "@distdebug/test-utils";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { readTarGz, writeTarGz } from "./tar.js";
+
+const text = (value: string) => new TextEncoder().encode(value);
+
+describe("writeTarGz and readTarGz", () => {
+  it("round-trips any set of files byte for byte", () => {
+    const segment = fc
+      .stringMatching(/^[a-z0-9_.-]{1,40}$/)
+      .filter((part) => part !== "." && part !== "..");
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(
+          fc.record({
+            path: fc.array(segment, { minLength: 1, maxLength: 6 }).map((parts) => parts.join("/")),
+            data: fc.uint8Array({ maxLength: 2000 }),
+          }),
+          {
+            selector: (entry) => entry.path,
+            maxLength: 8,
+          },
+        ),
+        (entries) => {
+          const paths = new Set(entries.map((entry) => entry.path));
+          // a path may not also be a folder of another path in a real archive
+          fc.pre(
+            entries.every(
+              (entry) => ![...paths].some((other) => other.startsWith(`${entry.path}/`)),
+            ),
+          );
+          const back = readTarGz(writeTarGz(entries));
+          expect(back.map((entry) => entry.path)).toEqual(entries.map((entry) => entry.path));
+          expect(back.map((entry) => Buffer.from(entry.data).toString("hex"))).toEqual(
+            entries.map((entry) => Buffer.from(entry.data).toString("hex")),
+          );
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("is read by the system tar, and reads what the system tar writes", async () => {
+    const dir = await testdir();
+    const long = `${"d".repeat(90)}/${"e".repeat(90)}/file.json`;
+    await writeFile(
+      join(dir, "a.tar.gz"),
+      writeTarGz([
+        { path: "manifest.json", data: text("{}\n") },
+        { path: long, data: text("x") },
+      ]),
+    );
+    expect(
+      execFileSync("tar", ["-tzf", join(dir, "a.tar.gz")], { encoding: "utf8" })
+        .trim()
+        .split("\n"),
+    ).toEqual(["manifest.json", long]);
+    const out = join(dir, "out");
+    await mkdir(out);
+    execFileSync("tar", ["-xzf", join(dir, "a.tar.gz"), "-C", out]);
+    expect(await readFile(join(out, long), "utf8")).toBe("x");
+
+    await mkdir(join(dir, "src/inc/attempt-1"), { recursive: true });
+    await writeFile(join(dir, "src/inc/attempt-1/diagnosis.json"), '{"a":1}');
+    await writeFile(join(dir, "src/run.json"), "{}");
+    execFileSync("tar", ["-czf", join(dir, "b.tar.gz"), "-C", join(dir, "src"), "."]);
+    const entries = readTarGz(await readFile(join(dir, "b.tar.gz")));
+    expect(entries.map((entry) => entry.path).sort()).toEqual([
+      "inc/attempt-1/diagnosis.json",
+      "run.json",
+    ]);
+  });
+
+  it("refuses links, paths that climb out, corrupt headers and bombs, naming the archive", async () => {
+    const dir = await testdir();
+    await mkdir(join(dir, "src"));
+    await writeFile(join(dir, "src/target"), "secret");
+    execFileSync("ln", ["-s", "/etc/passwd", join(dir, "src/link")]);
+    execFileSync("tar", ["-czf", join(dir, "link.tar.gz"), "-C", join(dir, "src"), "link"]);
+    const link = await readFile(join(dir, "link.tar.gz"));
+    expect(() => readTarGz(link, { source: "link.tar.gz" })).toThrow(
+      'link.tar.gz: link: a tar entry of type "2"; only regular files are allowed',
+    );
+    execFileSync("tar", [
+      "-czf",
+      join(dir, "climb.tar.gz"),
+      "-C",
+      join(dir, "src"),
+      "-P",
+      "--transform",
+      "s,^,../,",
+      "target",
+    ]);
+    const climb = await readFile(join(dir, "climb.tar.gz"));
+    expect(() => readTarGz(climb, { source: "climb.tar.gz" })).toThrow(
+      /climb.tar.gz: \.\.\/target: a path with \.\./,
+    );
+
+    const archive = Buffer.from(writeTarGz([{ path: "a.json", data: text("{}") }]));
+    const tar = gunzipSync(archive);
+    tar[0] = "b".charCodeAt(0);
+    expect(() => readTarGz(gzipSync(tar), { source: "bad.tar.gz" })).toThrow(
+      /bad.tar.gz: a tar header at byte 0 has a bad checksum/,
+    );
+    expect(() => readTarGz(text("not gzip"), { source: "x.tar.gz" })).toThrow(
+      /x.tar.gz: not a gzip-compressed archive/,
+    );
+    const bomb = writeTarGz([{ path: "zeros", data: new Uint8Array(4 * 1024 * 1024) }]);
+    try {
+      readTarGz(bomb, { source: "bomb.tar.gz", maxBytes: 1024 * 1024 });
+      expect.unreachable();
+    } catch (error) {
+      expect(DistDebugError.isInstance(error) && error.code).toBe("INVALID_ARCHIVE");
+      expect((error as Error).message).toBe("bomb.tar.gz: larger than the limit once uncompressed");
+    }
+  });
+});

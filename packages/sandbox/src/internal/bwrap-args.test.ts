@@ -1,0 +1,155 @@
+import { SandboxPolicy } from "@distdebug/schema";
+import { describe, expect, it } from "vitest";
+import { type BwrapArgsInput, bwrapArgs, GATEWAY_SOCKET_PATH } from "./bwrap-args.js";
+
+function input(overrides: Partial<BwrapArgsInput> = {}, policy = {}): BwrapArgsInput {
+  const parsed = SandboxPolicy.parse(policy);
+  return {
+    policy: parsed,
+    mode: "privileged",
+    rootLayout: [
+      { path: "/bin", kind: "symlink", target: "usr/bin" },
+      { path: "/lib64", kind: "directory" },
+    ],
+    workspace: "/host/ws",
+    prlimit: "/usr/bin/prlimit",
+    setpriv: "/usr/bin/setpriv",
+    envTool: "/usr/bin/env",
+    env: parsed.env,
+    statusFd: 3,
+    argv: ["/bin/sh", "-c", "echo hi"],
+    ...overrides,
+  };
+}
+
+/** The value after a flag with two operands (`--bind SRC DEST`), for every occurrence. */
+function pairs(args: string[], flag: string): [string, string][] {
+  const found: [string, string][] = [];
+  args.forEach((arg, index) => {
+    if (arg === flag) found.push([args[index + 1] ?? "", args[index + 2] ?? ""]);
+  });
+  return found;
+}
+
+describe("bwrapArgs", () => {
+  it("privileged: unshares namespaces one by one without a user namespace, then prlimit, then setpriv to the policy uid", () => {
+    const args = bwrapArgs(
+      input(
+        {},
+        {
+          user: { uid: 1234, gid: 5678 },
+          limits: { processes: 9, memoryBytes: 1000, fileSizeBytes: 77 },
+        },
+      ),
+    );
+    for (const flag of [
+      "--unshare-pid",
+      "--unshare-net",
+      "--unshare-ipc",
+      "--unshare-uts",
+      "--die-with-parent",
+      "--new-session",
+      "--clearenv",
+    ])
+      expect(args).toContain(flag);
+    expect(args).not.toContain("--unshare-all");
+    expect(args).not.toContain("--unshare-user");
+    const command = args.slice(args.indexOf("--") + 1);
+    expect(command).toEqual([
+      "/usr/bin/prlimit",
+      "--nproc=9",
+      "--as=1000",
+      "--fsize=77",
+      "--core=0",
+      "--",
+      "/usr/bin/setpriv",
+      "--reuid=1234",
+      "--regid=5678",
+      "--clear-groups",
+      "--inh-caps=-all",
+      "--bounding-set=-all",
+      "--no-new-privs",
+      "--",
+      "/usr/bin/env",
+      "-i",
+      "PATH=/usr/local/bin:/usr/bin:/bin",
+      "HOME=/tmp",
+      "LANG=C.UTF-8",
+      "TERM=dumb",
+      "/bin/sh",
+      "-c",
+      "echo hi",
+    ]);
+  });
+
+  it("user-namespace: unshares everything, drops capabilities and does not call setpriv", () => {
+    const args = bwrapArgs(input({ mode: "user-namespace", setpriv: undefined }));
+    expect(args.slice(0, 6)).toEqual([
+      "--unshare-all",
+      "--unshare-user",
+      "--disable-userns",
+      "--cap-drop",
+      "ALL",
+      "--die-with-parent",
+    ]);
+    expect(args.join(" ")).not.toContain("setpriv");
+  });
+
+  it("binds the folders where the policy says and nothing writable else", () => {
+    const args = bwrapArgs(
+      input(
+        { task: "/host/task", output: "/host/out" },
+        { readOnlyBinds: [{ source: "/opt/jdk", target: "/opt/java" }] },
+      ),
+    );
+    expect(pairs(args, "--bind")).toEqual([
+      ["/host/ws", "/workspace"],
+      ["/host/out", "/output"],
+    ]);
+    expect(pairs(args, "--ro-bind")).toEqual([
+      ["/usr", "/usr"],
+      ["/lib64", "/lib64"],
+      ["/opt/jdk", "/opt/java"],
+      ["/host/task", "/task"],
+    ]);
+    expect(pairs(args, "--symlink")).toEqual([["usr/bin", "/bin"]]);
+    const tmpfs = args.indexOf("--tmpfs");
+    expect(args.slice(tmpfs - 4, tmpfs + 2)).toEqual([
+      "--perms",
+      "1777",
+      "--size",
+      String(512 * 1024 * 1024),
+      "--tmpfs",
+      "/tmp",
+    ]);
+    // Parents of mount points are made searchable for the sandbox user.
+    expect(pairs(args, "--dir").map(([dir]) => dir)).toEqual(["/etc", "/opt"]);
+  });
+
+  it("sets exactly the environment it is given, after the uid drop in privileged mode", () => {
+    const env = { A: "1", LD_PRELOAD: "/workspace/x.so" };
+    const userNamespace = bwrapArgs(input({ env, mode: "user-namespace" }));
+    expect(pairs(userNamespace, "--setenv")).toEqual([
+      ["A", "1"],
+      ["LD_PRELOAD", "/workspace/x.so"],
+    ]);
+    expect(userNamespace.indexOf("--clearenv")).toBeLessThan(userNamespace.indexOf("--setenv"));
+    const privileged = bwrapArgs(input({ env }));
+    expect(privileged).toContain("--clearenv");
+    expect(privileged).not.toContain("--setenv");
+    const drop = privileged.indexOf("/usr/bin/setpriv");
+    expect(privileged.indexOf("LD_PRELOAD=/workspace/x.so")).toBeGreaterThan(drop);
+    expect(privileged.slice(privileged.indexOf("/usr/bin/env"))).toEqual([
+      "/usr/bin/env", "-i", "A=1", "LD_PRELOAD=/workspace/x.so", "/bin/sh", "-c", "echo hi",
+    ]);
+  });
+
+  it("binds the gateway socket only when the policy's network is gateway", () => {
+    const none = bwrapArgs(input({ gatewaySocket: "/host/gw.sock" }));
+    expect(none).not.toContain("/host/gw.sock");
+    const gateway = bwrapArgs(input({ gatewaySocket: "/host/gw.sock" }, { network: "gateway" }));
+    expect(pairs(gateway, "--bind")).toContainEqual(["/host/gw.sock", GATEWAY_SOCKET_PATH]);
+    expect(gateway.join(" ")).not.toContain("--share-net");
+    expect(gateway).toContain("--unshare-net");
+  });
+});

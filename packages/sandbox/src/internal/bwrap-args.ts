@@ -1,0 +1,142 @@
+import type { SandboxPolicy } from "@distdebug/schema";
+import type { SandboxMode } from "../sandbox.js";
+import { ETC_FILES, type RootEntry } from "./host.js";
+
+/**
+ * Where the gateway socket appears inside the sandbox (policy `network: "gateway"`); also in
+ * the `DISTDEBUG_GATEWAY_SOCKET` variable inside.
+ *
+ * @example
+ * ```ts
+ * await sandbox.exec(`curl --unix-socket ${GATEWAY_SOCKET_PATH} http://gateway/v1/models`);
+ * ```
+ */
+export const GATEWAY_SOCKET_PATH = "/run/distdebug/gateway.sock";
+
+/** How bubblewrap isolates (see `SandboxMode`). */
+export type BwrapMode = SandboxMode;
+
+/** Everything {@link bwrapArgs} needs; all host paths are absolute. */
+export interface BwrapArgsInput {
+  policy: SandboxPolicy;
+  /**
+   * `privileged`: the caller is root; unshare pid, net, ipc, uts, cgroup one by one (no user
+   * namespace) and drop to the policy's uid with `setpriv` after `prlimit`.
+   * `user-namespace`: `--unshare-all` (with a user namespace); commands keep the uid bwrap runs as.
+   */
+  mode: BwrapMode;
+  rootLayout: readonly RootEntry[];
+  workspace: string;
+  task?: string | undefined;
+  output?: string | undefined;
+  gatewaySocket?: string | undefined;
+  /** Absolute path of `prlimit` (under /usr or /bin, so the same path works inside). */
+  prlimit: string;
+  /** Absolute path of `setpriv`; needed in `privileged` mode. */
+  setpriv?: string | undefined;
+  /** Absolute path of `env`; needed in `privileged` mode. */
+  envTool?: string | undefined;
+  /** The whole environment inside. */
+  env: Readonly<Record<string, string>>;
+  /** Working directory inside; default `/workspace`. */
+  cwd?: string | undefined;
+  /** The file descriptor bwrap writes its JSON status to. */
+  statusFd: number;
+  /** The command: argv inside the sandbox. */
+  argv: readonly string[];
+}
+
+/** The bubblewrap argument list (without the `bwrap` executable itself). */
+export function bwrapArgs(input: BwrapArgsInput): string[] {
+  const { policy } = input;
+  const args: string[] = [];
+  if (input.mode === "privileged") {
+    args.push("--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts");
+    args.push("--unshare-cgroup-try");
+  } else {
+    args.push("--unshare-all", "--unshare-user", "--disable-userns", "--cap-drop", "ALL");
+  }
+  args.push("--die-with-parent", "--new-session", "--hostname", "sandbox");
+  args.push("--ro-bind", "/usr", "/usr");
+  for (const entry of input.rootLayout) {
+    if (entry.kind === "symlink") args.push("--symlink", entry.target, entry.path);
+    else args.push("--ro-bind", entry.path, entry.path);
+  }
+  // Mount points bwrap creates as root get mode 0700: make the parents readable for the sandbox user.
+  for (const dir of parentDirs(input)) args.push("--perms", "0755", "--dir", dir);
+  for (const file of ETC_FILES) args.push("--ro-bind-try", file, file);
+  for (const bind of policy.readOnlyBinds)
+    args.push("--ro-bind", bind.source, bind.target ?? bind.source);
+  args.push("--proc", "/proc", "--dev", "/dev");
+  args.push("--perms", "1777", "--size", String(policy.tmpfsBytes), "--tmpfs", "/tmp");
+  args.push("--bind", input.workspace, "/workspace");
+  if (input.task !== undefined) args.push("--ro-bind", input.task, "/task");
+  if (input.output !== undefined) args.push("--bind", input.output, "/output");
+  if (policy.network === "gateway" && input.gatewaySocket !== undefined)
+    args.push("--bind", input.gatewaySocket, GATEWAY_SOCKET_PATH);
+  args.push("--chdir", input.cwd ?? "/workspace", "--clearenv");
+  // Privileged mode: prlimit and setpriv run as root, so they get an empty environment (no
+  // LD_PRELOAD or LOCPATH of the policy reaches a root process); `env -i` sets the policy's
+  // environment after the uid drop.
+  if (input.mode === "user-namespace")
+    for (const [name, value] of Object.entries(input.env)) args.push("--setenv", name, value);
+  args.push("--json-status-fd", String(input.statusFd), "--");
+  args.push(...limitArgs(input));
+  if (input.mode === "privileged") {
+    if (input.setpriv === undefined || input.envTool === undefined)
+      throw new Error("setpriv and env are required in privileged mode");
+    args.push(
+      input.setpriv,
+      `--reuid=${policy.user.uid}`,
+      `--regid=${policy.user.gid}`,
+      "--clear-groups",
+      "--inh-caps=-all",
+      "--bounding-set=-all",
+      "--no-new-privs",
+      "--",
+      input.envTool,
+      "-i",
+      ...Object.entries(input.env).map(([name, value]) => `${name}=${value}`),
+    );
+  }
+  args.push(...input.argv);
+  return args;
+}
+
+/** The folders above the bind targets (not /usr, not the root symlinks), parents first. */
+function parentDirs(input: BwrapArgsInput): string[] {
+  const targets = [
+    "/etc/passwd",
+    ...input.policy.readOnlyBinds.map((bind) => bind.target ?? bind.source),
+  ];
+  if (input.policy.network === "gateway" && input.gatewaySocket !== undefined)
+    targets.push(GATEWAY_SOCKET_PATH);
+  const skip = new Set(["/", "/usr", ...input.rootLayout.map((entry) => entry.path)]);
+  const dirs = new Set<string>();
+  for (const target of targets) {
+    const parts = target
+      .replace(/\/+$/, "")
+      .split("/")
+      .filter((part) => part !== "");
+    for (let end = 1; end < parts.length; end += 1) {
+      const dir = `/${parts.slice(0, end).join("/")}`;
+      const top = `/${parts[0]}`;
+      if (skip.has(top)) break;
+      dirs.add(dir);
+    }
+  }
+  return [...dirs].sort((left, right) => left.split("/").length - right.split("/").length);
+}
+
+/** `prlimit` with the policy's limits (hard and soft), then `--`. */
+export function limitArgs(input: { policy: SandboxPolicy; prlimit: string }): string[] {
+  const { limits } = input.policy;
+  return [
+    input.prlimit,
+    `--nproc=${limits.processes}`,
+    `--as=${limits.memoryBytes}`,
+    `--fsize=${limits.fileSizeBytes}`,
+    "--core=0",
+    "--",
+  ];
+}

@@ -1,0 +1,29 @@
+import type { LimitHit } from "../events.js";
+import type { ExecResult } from "../sandbox.js";
+import type { RunProcessResult } from "./run-process.js";
+
+/** The shell reports a child killed by SIGXFSZ (signal 25) as 153. */
+const SIGXFSZ_EXIT = 128 + 25;
+
+/** Turns a raw process result into the public result. */
+export function toExecResult(raw: RunProcessResult): ExecResult {
+  const limitHit: LimitHit | undefined = raw.timedOut
+    ? "timeout"
+    : raw.outputLimitHit
+      ? "output"
+      : raw.exitCode === SIGXFSZ_EXIT || raw.signal === "SIGXFSZ"
+        ? "file-size"
+        : undefined;
+  return {
+    exitCode: raw.exitCode,
+    signal: raw.signal,
+    stdout: raw.stdout.text(),
+    stderr: raw.stderr.text(),
+    stdoutBytes: raw.stdout.totalBytes,
+    stderrBytes: raw.stderr.totalBytes,
+    durationMs: Math.round(raw.durationMs * 1000) / 1000,
+    timedOut: raw.timedOut,
+    truncated: raw.stdout.truncated || raw.stderr.truncated,
+    ...(limitHit === undefined ? {} : { limitHit }),
+  };
+}

@@ -1,0 +1,200 @@
+import { spawn } from "node:child_process";
+import type { Readable } from "node:stream";
+import { OutputBuffer } from "./output-buffer.js";
+
+/** What {@link runProcess} runs and how it is bounded. */
+export interface RunProcessInput {
+  file: string;
+  args: readonly string[];
+  /** Environment of the spawned process itself (bwrap clears it again inside). */
+  env: Record<string, string>;
+  cwd?: string | undefined;
+  uid?: number | undefined;
+  gid?: number | undefined;
+  stdin?: string | Uint8Array | undefined;
+  timeoutMs: number;
+  outputBytes: number;
+  killOutputBytes: number;
+  signal?: AbortSignal | undefined;
+  /** Open fd 3 as a pipe and read bwrap's JSON status documents from it. */
+  statusFd: boolean;
+  /** Called once bwrap reports the sandbox's init process. */
+  onStatus?: (status: BwrapStatus) => void;
+}
+
+/** The first JSON status document of bwrap. */
+export interface BwrapStatus {
+  childPid: number;
+  pidNamespace?: number | undefined;
+}
+
+/** What came out of one process. */
+export interface RunProcessResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: OutputBuffer;
+  stderr: OutputBuffer;
+  durationMs: number;
+  timedOut: boolean;
+  aborted: boolean;
+  outputLimitHit: boolean;
+  /** bwrap only: the sandbox's init process, if bwrap got that far. */
+  status?: BwrapStatus | undefined;
+  /** bwrap only: the exit code bwrap reported for the command (absent when setup failed). */
+  statusExitCode?: number | undefined;
+  /** The process could not be started at all. */
+  spawnError?: Error | undefined;
+}
+
+/** After the process exits, how long to wait for its pipes to close before closing them. */
+const PIPE_GRACE_MS = 2000;
+
+/**
+ * Spawns a process in its own process group, feeds stdin, captures capped output and kills
+ * it (its group, and the sandbox init when known) at the timeout, on abort, or past the
+ * output kill threshold. Always resolves.
+ */
+export function runProcess(input: RunProcessInput): Promise<RunProcessResult> {
+  const started = performance.now();
+  const stdout = new OutputBuffer(input.outputBytes);
+  const stderr = new OutputBuffer(input.outputBytes);
+  const stdio: ("pipe" | "ignore")[] = [
+    input.stdin === undefined ? "ignore" : "pipe",
+    "pipe",
+    "pipe",
+  ];
+  if (input.statusFd) stdio.push("pipe");
+
+  return new Promise<RunProcessResult>((resolve) => {
+    let timedOut = false;
+    let aborted = false;
+    let outputLimitHit = false;
+    let status: BwrapStatus | undefined;
+    let statusExitCode: number | undefined;
+    let statusText = "";
+    let exited = false;
+    let settled = false;
+    let graceTimer: NodeJS.Timeout | undefined;
+
+    const child = spawn(input.file, [...input.args], {
+      stdio,
+      env: input.env,
+      detached: true,
+      ...(input.cwd === undefined ? {} : { cwd: input.cwd }),
+      ...(input.uid === undefined ? {} : { uid: input.uid }),
+      ...(input.gid === undefined ? {} : { gid: input.gid }),
+    });
+
+    const kill = () => {
+      if (status !== undefined && !exited) {
+        // SIGKILL to the sandbox's pid 1 tears down its whole pid namespace.
+        try {
+          process.kill(status.childPid, "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      }
+      if (child.pid !== undefined && !exited) {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+          child.kill("SIGKILL");
+        }
+      }
+    };
+
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, input.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      kill();
+    };
+    if (input.signal?.aborted) onAbort();
+    else input.signal?.addEventListener("abort", onAbort, { once: true });
+
+    const watch = (stream: Readable | null, buffer: OutputBuffer) => {
+      stream?.on("data", (chunk: Buffer) => {
+        buffer.push(chunk);
+        if (!outputLimitHit && stdout.totalBytes + stderr.totalBytes > input.killOutputBytes) {
+          outputLimitHit = true;
+          kill();
+        }
+      });
+      stream?.on("error", () => {});
+    };
+    watch(child.stdout, stdout);
+    watch(child.stderr, stderr);
+
+    const statusStream = input.statusFd ? (child.stdio[3] as Readable | null) : null;
+    statusStream?.setEncoding("utf8");
+    statusStream?.on("data", (text: string) => {
+      statusText += text;
+      let newline = statusText.indexOf("\n");
+      while (newline >= 0) {
+        const line = statusText.slice(0, newline).trim();
+        statusText = statusText.slice(newline + 1);
+        newline = statusText.indexOf("\n");
+        if (line === "") continue;
+        try {
+          const document = JSON.parse(line) as Record<string, unknown>;
+          if (typeof document["child-pid"] === "number" && status === undefined) {
+            status = {
+              childPid: document["child-pid"],
+              pidNamespace:
+                typeof document["pid-namespace"] === "number"
+                  ? document["pid-namespace"]
+                  : undefined,
+            };
+            input.onStatus?.(status);
+            if (timedOut || aborted || outputLimitHit) kill();
+          }
+          if (typeof document["exit-code"] === "number") statusExitCode = document["exit-code"];
+        } catch {
+          // Not a status document: ignore.
+        }
+      }
+    });
+    statusStream?.on("error", () => {});
+
+    if (child.stdin) {
+      child.stdin.on("error", () => {});
+      child.stdin.end(input.stdin);
+    }
+
+    const finish = (exitCode: number | null, signal: NodeJS.Signals | null, spawnError?: Error) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (graceTimer) clearTimeout(graceTimer);
+      input.signal?.removeEventListener("abort", onAbort);
+      resolve({
+        exitCode,
+        signal,
+        stdout,
+        stderr,
+        durationMs: performance.now() - started,
+        timedOut,
+        aborted,
+        outputLimitHit,
+        status,
+        statusExitCode,
+        spawnError,
+      });
+    };
+
+    child.on("error", (error) => {
+      if (child.pid === undefined) finish(null, null, error);
+    });
+    child.on("exit", (code, signal) => {
+      exited = true;
+      graceTimer = setTimeout(() => {
+        for (const stream of child.stdio) stream?.destroy();
+        finish(code, signal);
+      }, PIPE_GRACE_MS);
+      graceTimer.unref();
+    });
+    child.on("close", (code, signal) => finish(code, signal));
+  });
+}

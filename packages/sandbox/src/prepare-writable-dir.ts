@@ -1,0 +1,87 @@
+import { chmod, lchown, lstat, readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { DistDebugError, SandboxPolicy, type SandboxPolicyInput } from "@distdebug/schema";
+
+/** Options of {@link prepareWritableDir}. */
+export interface PrepareWritableDirOptions {
+  /** The user to hand the folder to. Default: the policy's user, 65534:65534. */
+  user?: { uid: number; gid: number };
+  /** Or the policy whose user to use. */
+  policy?: SandboxPolicyInput;
+}
+
+/**
+ * Makes a host folder writable for the sandbox user: when this process runs as root, every
+ * file and folder below `dir` (symlinks themselves, never their targets) is chowned to the
+ * policy's uid:gid (default 65534:65534). When not root, commands run as the caller's own uid
+ * and nothing needs doing. `createSandbox` calls it for the workspace and output folders
+ * unless `prepareDirs: false`. Returns the number of entries changed.
+ *
+ * @example
+ * ```ts
+ * await prepareWritableDir("/tmp/attempt-1/workspace");
+ * ```
+ */
+export async function prepareWritableDir(
+  dir: string,
+  options: PrepareWritableDirOptions = {},
+): Promise<number> {
+  if (process.getuid?.() !== 0) return 0;
+  const user = options.user ?? SandboxPolicy.parse(options.policy ?? {}).user;
+  let changed = 0;
+  const visit = async (path: string): Promise<void> => {
+    const info = await lstat(path);
+    if (info.uid !== user.uid || info.gid !== user.gid) {
+      await lchown(path, user.uid, user.gid);
+      changed += 1;
+    }
+    if (info.isDirectory()) for (const name of await readdir(path)) await visit(join(path, name));
+  };
+  try {
+    await visit(dir);
+  } catch (error) {
+    throw new DistDebugError({
+      code: "SANDBOX_ERROR",
+      message: `${dir}: cannot hand the folder to the sandbox user ${user.uid}:${user.gid} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      data: { path: dir, uid: user.uid, gid: user.gid },
+      cause: error,
+    });
+  }
+  return changed;
+}
+
+/**
+ * Makes a host folder readable for the sandbox user without changing its owner: adds read
+ * permission for others on every file, and read and search permission on every folder below
+ * `dir` (symlinks are left alone). `createSandbox` calls it for the task folder, when this
+ * process runs as root, unless `prepareDirs: false`. Returns the number of entries changed.
+ *
+ * @example
+ * ```ts
+ * await prepareReadableDir("/tmp/attempt-1/task");
+ * ```
+ */
+export async function prepareReadableDir(dir: string): Promise<number> {
+  let changed = 0;
+  const visit = async (path: string): Promise<void> => {
+    const info = await lstat(path);
+    if (info.isSymbolicLink()) return;
+    const wanted = info.isDirectory() || (info.mode & 0o111) !== 0 ? 0o005 : 0o004;
+    if ((info.mode & wanted) !== wanted) {
+      await chmod(path, (info.mode & 0o7777) | wanted);
+      changed += 1;
+    }
+    if (info.isDirectory()) for (const name of await readdir(path)) await visit(join(path, name));
+  };
+  try {
+    await visit(dir);
+  } catch (error) {
+    throw new DistDebugError({
+      code: "SANDBOX_ERROR",
+      message: `${dir}: cannot make the folder readable for the sandbox user (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      data: { path: dir },
+      cause: error,
+    });
+  }
+  return changed;
+}

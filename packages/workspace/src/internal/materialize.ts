@@ -1,0 +1,303 @@
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { lutimes, mkdir, open, stat, symlink, unlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { DistDebugError } from "@distdebug/schema";
+import type { NeedleMatcher } from "../needles.js";
+import { scrubNeedles } from "../needles.js";
+import {
+  commitTree,
+  entryKind,
+  hashObject,
+  parseTree,
+  serializeTree,
+  type TreeEntry,
+} from "./git-objects.js";
+import { type IndexEntry, serializeIndex } from "./index-writer.js";
+import type { ObjectReader } from "./object-reader.js";
+import { PackWriter } from "./pack-writer.js";
+
+/** The identity, date and message of the one workspace commit. */
+export const NEUTRAL_IDENTITY = "DistDebug <workspace@distdebug.invalid>";
+/** 2000-01-01T00:00:00Z: the commit date and the mtime of every file. */
+export const NEUTRAL_TIME = 946684800;
+export const NEUTRAL_MESSAGE = "Workspace at the revision under investigation\n";
+export const WORKSPACE_BRANCH = "main";
+
+/** The `.git/config` of every workspace. */
+export const WORKSPACE_CONFIG = `[core]
+\trepositoryformatversion = 0
+\tfilemode = true
+\tbare = false
+\tlogallrefupdates = true
+\tcheckStat = minimal
+\ttrustctime = false
+`;
+
+export interface Replacement {
+  file: string;
+  line: number;
+  needle: string;
+}
+
+export interface MaterializeResult {
+  sourceTree: string;
+  tree: string;
+  commit: string;
+  files: number;
+  bytes: number;
+  replacements: Replacement[];
+  submodules: string[];
+}
+
+export interface MaterializeOptions {
+  reader: ObjectReader;
+  /** Full id of the source commit. */
+  commit: string;
+  /** An existing empty folder to fill. */
+  dir: string;
+  matcher: NeedleMatcher;
+  compressionLevel: number;
+  signal?: AbortSignal | undefined;
+  onProgress?: ((done: number, total: number) => void) | undefined;
+}
+
+interface FileEntry {
+  path: Buffer;
+  mode: string;
+  oid: string;
+}
+
+const BATCH_OBJECTS = 256;
+const WRITERS = 16;
+
+function checkAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted)
+    throw new DistDebugError({ code: "ABORTED", message: "workspace preparation was aborted" });
+}
+
+function checkName(name: Buffer, parent: Buffer): void {
+  const text = name.toString("latin1");
+  if (
+    text === "" ||
+    text === "." ||
+    text === ".." ||
+    text.includes("/") ||
+    text.toLowerCase() === ".git"
+  ) {
+    throw new DistDebugError({
+      code: "WORKSPACE_ERROR",
+      message: `the source tree has an unsafe entry ${JSON.stringify(text)} in ${JSON.stringify(parent.toString("utf8") || "/")}; refusing to write it`,
+      data: { path: parent.toString("utf8"), name: text },
+    });
+  }
+}
+
+async function fileUmaskStripsBits(dir: string): Promise<boolean> {
+  const probe = join(dir, ".distdebug-umask-probe");
+  const handle = await open(probe, "w", 0o755);
+  await handle.close();
+  const mode = (await stat(probe)).mode & 0o777;
+  await unlink(probe);
+  return mode !== 0o755;
+}
+
+/**
+ * Writes the tree of `commit` into `dir` (scrubbing needles) and makes `dir` a git repository
+ * whose only commit is that tree, with a neutral identity. Both readers give the same bytes.
+ */
+export async function materialize(options: MaterializeOptions): Promise<MaterializeResult> {
+  const { reader, dir, matcher, signal } = options;
+  const dirBytes = Buffer.from(`${dir}/`);
+  const [commitObject] = await reader.readMany([options.commit]);
+  if (commitObject?.type !== "commit")
+    throw new DistDebugError({
+      code: "WORKSPACE_ERROR",
+      message: `${options.commit} is not a commit`,
+    });
+  const sourceTree = commitTree(commitObject.content);
+
+  // Walk the trees breadth first, one batch of reads per level.
+  const trees = new Map<string, TreeEntry[]>();
+  const files: FileEntry[] = [];
+  const submodules: { path: Buffer; oid: string }[] = [];
+  const dirs: Buffer[] = [];
+  let level: { oid: string; path: Buffer }[] = [{ oid: sourceTree, path: Buffer.alloc(0) }];
+  while (level.length > 0) {
+    checkAborted(signal);
+    const missing = [...new Set(level.map((node) => node.oid).filter((oid) => !trees.has(oid)))];
+    for (const object of await reader.readMany(missing)) {
+      if (object.type !== "tree")
+        throw new DistDebugError({
+          code: "WORKSPACE_ERROR",
+          message: `object ${object.oid} should be a tree, is a ${object.type}`,
+        });
+      trees.set(object.oid, parseTree(object.content));
+    }
+    const next: { oid: string; path: Buffer }[] = [];
+    for (const node of level) {
+      for (const entry of trees.get(node.oid) ?? []) {
+        checkName(entry.name, node.path);
+        const path =
+          node.path.length === 0
+            ? entry.name
+            : Buffer.concat([node.path, Buffer.from("/"), entry.name]);
+        const kind = entryKind(entry.mode);
+        if (kind === "tree") {
+          dirs.push(path);
+          next.push({ oid: entry.oid, path });
+        } else if (kind === "submodule") submodules.push({ path, oid: entry.oid });
+        else files.push({ path, mode: entry.mode, oid: entry.oid });
+      }
+    }
+    level = next;
+  }
+
+  const fixMode = await fileUmaskStripsBits(dir);
+  if (fixMode) chmodSync(dir, 0o755);
+  for (const path of [...dirs, ...submodules.map((submodule) => submodule.path)]) {
+    const target = Buffer.concat([dirBytes, path]);
+    mkdirSync(target);
+    // Folders are 755 whatever the umask, so a sandbox user can read the tree.
+    if (fixMode) chmodSync(target, 0o755);
+  }
+
+  // Blobs: read in batches (the next batch is read while this one is written).
+  const pathsByBlob = new Map<string, FileEntry[]>();
+  for (const file of files) {
+    const list = pathsByBlob.get(file.oid);
+    if (list) list.push(file);
+    else pathsByBlob.set(file.oid, [file]);
+  }
+  const blobs = [...pathsByBlob.keys()];
+  const pack = new PackWriter(options.compressionLevel);
+  const newBlobId = new Map<string, string>();
+  const sizes = new Map<string, number>();
+  const replacements: Replacement[] = [];
+  let bytes = 0;
+  let done = 0;
+  const compressions: Promise<unknown>[] = [];
+  let inFlight: Promise<unknown>[] = [];
+
+  const writeOne = async (file: FileEntry, content: Buffer): Promise<void> => {
+    const target = Buffer.concat([dirBytes, file.path]);
+    if (entryKind(file.mode) === "symlink") {
+      await symlink(content, target);
+      await lutimes(target, NEUTRAL_TIME, NEUTRAL_TIME);
+      return;
+    }
+    const mode = file.mode === "100755" ? 0o755 : 0o644;
+    const handle = await open(target, "wx", mode);
+    try {
+      if (content.length > 0) await handle.write(content, 0, content.length, 0);
+      if (fixMode) await handle.chmod(mode);
+      await handle.utimes(NEUTRAL_TIME, NEUTRAL_TIME);
+    } finally {
+      await handle.close();
+    }
+  };
+
+  const readBatch = (
+    from: number,
+  ): { next: number; objects: ReturnType<ObjectReader["readMany"]> } => {
+    const to = Math.min(blobs.length, from + BATCH_OBJECTS);
+    const objects = reader.readMany(blobs.slice(from, to));
+    // Awaited below; this keeps an abandoned read (after an abort) from being unhandled.
+    objects.catch(() => {});
+    return { next: to, objects };
+  };
+  let pending = blobs.length > 0 ? readBatch(0) : undefined;
+  while (pending) {
+    checkAborted(signal);
+    const objects = await pending.objects;
+    pending = pending.next < blobs.length ? readBatch(pending.next) : undefined;
+    const jobs: { file: FileEntry; content: Buffer }[] = [];
+    for (const object of objects) {
+      const scrubbed = scrubNeedles(object.content, matcher);
+      const oid = scrubbed.matches.length > 0 ? hashObject("blob", scrubbed.content) : object.oid;
+      newBlobId.set(object.oid, oid);
+      sizes.set(object.oid, scrubbed.content.length);
+      compressions.push(pack.add(oid, "blob", scrubbed.content));
+      for (const file of pathsByBlob.get(object.oid) ?? []) {
+        jobs.push({ file, content: scrubbed.content });
+        bytes += scrubbed.content.length;
+        for (const match of scrubbed.matches)
+          replacements.push({
+            file: file.path.toString("utf8"),
+            line: match.line,
+            needle: match.needle,
+          });
+      }
+    }
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(WRITERS, jobs.length) }, async () => {
+        while (next < jobs.length) {
+          const job = jobs[next++];
+          if (job) await writeOne(job.file, job.content);
+        }
+      }),
+    );
+    done += jobs.length;
+    options.onProgress?.(done, files.length);
+    // Bound the memory held by compressions in flight: at most about two batches.
+    await Promise.all(inFlight);
+    inFlight = compressions.splice(0);
+  }
+
+  // Trees: rewrite those whose blobs changed, bottom up, memoized by id.
+  const newTreeId = new Map<string, string>();
+  const rewrite = (oid: string): string => {
+    const known = newTreeId.get(oid);
+    if (known) return known;
+    const entries = trees.get(oid) ?? [];
+    let changed = false;
+    const updated = entries.map((entry) => {
+      const kind = entryKind(entry.mode);
+      const mapped =
+        kind === "tree"
+          ? rewrite(entry.oid)
+          : kind === "submodule"
+            ? entry.oid
+            : (newBlobId.get(entry.oid) ?? entry.oid);
+      if (mapped !== entry.oid) changed = true;
+      return mapped === entry.oid ? entry : { ...entry, oid: mapped };
+    });
+    const content = serializeTree(updated);
+    const id = changed ? hashObject("tree", content) : oid;
+    newTreeId.set(oid, id);
+    compressions.push(pack.add(id, "tree", content));
+    return id;
+  };
+  const tree = rewrite(sourceTree);
+  const commitContent = Buffer.from(
+    `tree ${tree}\nauthor ${NEUTRAL_IDENTITY} ${NEUTRAL_TIME} +0000\ncommitter ${NEUTRAL_IDENTITY} ${NEUTRAL_TIME} +0000\n\n${NEUTRAL_MESSAGE}`,
+  );
+  const commit = hashObject("commit", commitContent);
+  compressions.push(pack.add(commit, "commit", commitContent));
+
+  const gitDir = join(dir, ".git");
+  for (const sub of ["objects/pack", "objects/info", "refs/heads", "refs/tags"])
+    await mkdir(join(gitDir, sub), { recursive: true });
+  await pack.write(join(gitDir, "objects/pack"));
+  const indexEntries: IndexEntry[] = files.map((file) => ({
+    path: file.path,
+    mode: Number.parseInt(file.mode, 8),
+    oid: newBlobId.get(file.oid) ?? file.oid,
+    size: sizes.get(file.oid) ?? 0,
+  }));
+  for (const submodule of submodules)
+    indexEntries.push({ path: submodule.path, mode: 0o160000, oid: submodule.oid, size: 0 });
+  await writeFile(join(gitDir, "index"), serializeIndex(indexEntries, NEUTRAL_TIME));
+  writeFileSync(join(gitDir, "HEAD"), `ref: refs/heads/${WORKSPACE_BRANCH}\n`);
+  writeFileSync(join(gitDir, "config"), WORKSPACE_CONFIG);
+  writeFileSync(join(gitDir, "refs/heads", WORKSPACE_BRANCH), `${commit}\n`);
+  return {
+    sourceTree,
+    tree,
+    commit,
+    files: files.length,
+    bytes,
+    replacements,
+    submodules: submodules.map((submodule) => submodule.path.toString("utf8")),
+  };
+}

@@ -1,0 +1,158 @@
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { testdir } from "@distdebug/test-utils";
+import { beforeAll, describe, expect, it } from "vitest";
+import { git, type SourceFixture, sourceFixture } from "./internal/fixture-repo.js";
+import { checkLeakage, type LeakageReport } from "./leakage-check.js";
+import { prepareWorkspace } from "./prepare-workspace.js";
+
+let source: SourceFixture;
+let cacheDir: string;
+beforeAll(async () => {
+  source = await sourceFixture();
+  cacheDir = join(await testdir(), "cache");
+});
+
+async function workspace(): Promise<string> {
+  const dir = join(await testdir(), "ws");
+  await prepareWorkspace({
+    source: source.dir,
+    commit: source.buggy,
+    dir,
+    needles: [source.issueKey, source.fix],
+    cacheDir,
+  });
+  return dir;
+}
+
+function check(dir: string): Promise<LeakageReport> {
+  return checkLeakage({
+    dir,
+    needles: [source.issueKey],
+    fix: { repo: source.dir, commit: source.fix },
+  });
+}
+
+const summary = (report: LeakageReport) =>
+  report.findings.map((f) => `${f.kind} ${f.file}${f.line ? `:${f.line}` : ""}`);
+
+describe("checkLeakage", () => {
+  it("passes a freshly prepared workspace, on both engines", async () => {
+    const dir = await workspace();
+    for (const engine of ["git", "isomorphic-git"] as const) {
+      const report = await checkLeakage({
+        dir,
+        needles: [source.issueKey],
+        fix: { repo: source.dir, commit: source.fix },
+        engine,
+      });
+      expect(report.findings).toEqual([]);
+      expect(report.clean).toBe(true);
+      expect(report.scanned.files).toBeGreaterThan(5);
+      expect(report.scanned.objects).toBeGreaterThan(10);
+    }
+  });
+
+  it("catches the issue key, the fix id and its prefixes, and fix lines in files, with lines", async () => {
+    const dir = await workspace();
+    writeFileSync(
+      join(dir, "notes.md"),
+      `one\nsee zookeeper-2845 upstream\nfixed by ${source.fix.slice(0, 9)}\n`,
+    );
+    appendFileSync(join(dir, "README.md"), `full id ${source.fix}\n`);
+    writeFileSync(
+      join(dir, "src/main/java/org/example/Patch.java"),
+      `class P {\n    ${source.fixLine}\n}\n`,
+    );
+    const report = await check(dir);
+    expect(report.clean).toBe(false);
+    expect(summary(report)).toEqual(
+      expect.arrayContaining([
+        "needle notes.md:2",
+        "fix-commit notes.md:3",
+        "fix-commit README.md:4",
+        "fix-line src/main/java/org/example/Patch.java:2",
+      ]),
+    );
+    expect(report.findings).toHaveLength(4);
+  });
+
+  it("does not flag lines that already exist at the buggy revision", async () => {
+    const dir = await workspace();
+    writeFileSync(
+      join(dir, "copy.java"),
+      "        long zxid = snapLog.restore(dataTree, sessions);\n",
+    );
+    expect((await check(dir)).findings).toEqual([]);
+  });
+
+  it("catches history: tags, branches, extra commits, reflogs, fetched objects, remotes, alternates, packed refs", async () => {
+    const dir = await workspace();
+    git(dir, "tag", "v1.1");
+    git(dir, "branch", "other");
+    let report = await check(dir);
+    expect(summary(report)).toEqual(
+      expect.arrayContaining([
+        "git-metadata .git/refs/tags/v1.1",
+        "git-metadata .git/refs/heads/other",
+      ]),
+    );
+
+    const committed = await workspace();
+    writeFileSync(join(committed, "new.txt"), "agent work\n");
+    git(committed, "add", "new.txt");
+    git(committed, "commit", "-q", "-m", "agent commit");
+    report = await check(committed);
+    const kinds = new Set(report.findings.map((f) => f.kind));
+    expect(kinds).toContain("history");
+    expect(summary(report)).toContain("git-metadata .git/logs/HEAD");
+
+    const fetched = await workspace();
+    git(fetched, "fetch", "-q", source.dir, `${source.fix}:refs/remotes/leak/fix`);
+    report = await check(fetched);
+    expect(report.findings.some((f) => f.kind === "extra-object")).toBe(true);
+    expect(report.findings.some((f) => f.kind === "fix-commit" && f.file.startsWith(".git/"))).toBe(
+      true,
+    );
+    expect(report.findings.some((f) => f.kind === "needle" && f.detail.includes("commit"))).toBe(
+      true,
+    );
+    expect(
+      report.findings.some((f) => f.kind === "fix-line" && f.file.startsWith(".git/objects")),
+    ).toBe(true);
+    expect(summary(report)).toEqual(
+      expect.arrayContaining([
+        "git-metadata .git/FETCH_HEAD",
+        "git-metadata .git/refs/remotes/leak/fix",
+      ]),
+    );
+
+    const remote = await workspace();
+    git(remote, "remote", "add", "origin", "https://example.com/apache/zookeeper.git");
+    writeFileSync(join(remote, ".git/packed-refs"), `${source.fix} refs/tags/v1.1\n`);
+    mkdirSync(join(remote, ".git/objects/info"), { recursive: true });
+    writeFileSync(
+      join(remote, ".git/objects/info/alternates"),
+      `${join(source.dir, ".git/objects")}\n`,
+    );
+    report = await check(remote);
+    const details = report.findings.map((f) => `${f.kind} ${f.file} ${f.detail}`);
+    expect(
+      details.some((d) => d.startsWith("git-metadata .git/config config section [remote")),
+    ).toBe(true);
+    expect(details.some((d) => d.startsWith("git-metadata .git/packed-refs"))).toBe(true);
+    expect(details.some((d) => d.startsWith("fix-commit .git/packed-refs"))).toBe(true);
+    expect(details.some((d) => d.startsWith("git-metadata .git/objects/info/alternates"))).toBe(
+      true,
+    );
+  });
+
+  it("catches a needle in a file name and a workspace with no history at all", async () => {
+    const dir = await workspace();
+    writeFileSync(join(dir, "ZOOKEEPER-2845.patch"), "nothing\n");
+    expect(summary(await check(dir))).toContain("needle ZOOKEEPER-2845.patch");
+    rmSync(join(dir, ".git"), { recursive: true });
+    rmSync(join(dir, "ZOOKEEPER-2845.patch"));
+    expect(summary(await check(dir))).toEqual(["history .git"]);
+  });
+});

@@ -1,0 +1,63 @@
+import { DistDebugError } from "@distdebug/schema";
+import { type GitEngine, openReader } from "./engine.js";
+import { commitTree, entryKind, parseTree } from "./internal/git-objects.js";
+import { defaultCacheDir, isUrl, localGitDir, openSource } from "./internal/source-repo.js";
+
+/** Options of {@link readFileAtCommit}. */
+export interface ReadFileAtCommitOptions {
+  /** A local repository path, or a URL already cloned into `cacheDir`'s repository cache. */
+  source: string;
+  commit: string;
+  /** POSIX path inside the repository. */
+  path: string;
+  /** Default `$DISTDEBUG_CACHE` or `~/.cache/distdebug` (for URL sources). */
+  cacheDir?: string;
+  engine?: GitEngine;
+}
+
+/**
+ * Reads one file of the pristine source tree at a commit (before any needle scrubbing), for
+ * scorers that must not trust an agent's edited copy. Throws `FILE_NOT_FOUND` when the path
+ * is not a file at that commit.
+ *
+ * @example
+ * ```ts
+ * const bytes = await readFileAtCommit({ source: repoDir, commit: buggy, path: "src/Main.java" });
+ * ```
+ */
+export async function readFileAtCommit(options: ReadFileAtCommitOptions): Promise<Buffer> {
+  const gitdir = isUrl(options.source)
+    ? await openSource({
+        source: options.source,
+        cacheDir: options.cacheDir ?? defaultCacheDir(),
+        commit: options.commit,
+        hasCommit: async () => true,
+      })
+    : await localGitDir(options.source);
+  const reader = await openReader(gitdir, options.engine);
+  try {
+    const commit = await reader.resolve(options.commit);
+    const [commitObject] = await reader.readMany([commit]);
+    let oid = commitTree(commitObject?.content ?? Buffer.alloc(0));
+    const parts = options.path.split("/").filter((part) => part !== "");
+    for (const [index, part] of parts.entries()) {
+      const [tree] = await reader.readMany([oid]);
+      const entry = parseTree(tree?.content ?? Buffer.alloc(0)).find(
+        (item) => item.name.toString("utf8") === part,
+      );
+      const last = index === parts.length - 1;
+      const kind = entry ? entryKind(entry.mode) : undefined;
+      if (!entry || (last ? kind === "tree" || kind === "submodule" : kind !== "tree"))
+        throw new DistDebugError({
+          code: "FILE_NOT_FOUND",
+          message: `${options.path}: not a file at commit ${options.commit} of ${options.source}`,
+          data: { path: options.path, commit: options.commit },
+        });
+      oid = entry.oid;
+    }
+    const [blob] = await reader.readMany([oid]);
+    return blob?.content ?? Buffer.alloc(0);
+  } finally {
+    await reader.close();
+  }
+}
