@@ -2,4 +2,4 @@
  * The one list of test projects. The root `vitest.config.ts` passes it to `test.projects`
  * (vitest 4 removed the `workspace` option).
  */
-export default ["packages/*"];
+export default ["packages/*", "examples/*/vitest.config.ts"];

@@ -18,4 +18,6 @@ if [ "${#need_apt[@]}" -gt 0 ]; then
   fi
 fi
 
+bash scripts/setup-browser.sh
+
 bash scripts/pnpm.sh install --frozen-lockfile --reporter=append-only >&2

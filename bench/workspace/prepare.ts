@@ -1,7 +1,7 @@
 /**
  * Workspace preparation speed, side by side with the native floor and cp -a.
  *
- *   node --conditions=@distdebug/source --import tsx bench/workspace/prepare.ts [--large] [--runs N]
+ *   node --conditions=@distdebug/source --import tsx bench/workspace/prepare.ts [--large | --large-only] [--runs N]
  *
  * Builds synthetic repositories (1,200 files / ~18 MB and, with --large, 30,000 files /
  * ~300 MB, each with a few hundred commits) and prints, per repository: a cold prepare on the
@@ -10,7 +10,7 @@
  * commit), a warm prepare from the cache and cp -a of the base workspace.
  */
 import { existsSync } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { prepareWorkspace } from "@distdebug/workspace";
@@ -18,10 +18,13 @@ import { buildSyntheticRepo, run, type SyntheticRepoShape } from "./synthetic-re
 
 const args = process.argv.slice(2);
 const runs = Number(args[args.indexOf("--runs") + 1] ?? 3) || 3;
-const shapes: { name: string; shape: SyntheticRepoShape }[] = [
-  { name: "1,200 files / 18 MB", shape: { files: 1200, averageBytes: 15_000, commits: 300 } },
-];
-if (args.includes("--large"))
+const shapes: { name: string; shape: SyntheticRepoShape }[] = [];
+if (!args.includes("--large-only"))
+  shapes.push({
+    name: "1,200 files / 18 MB",
+    shape: { files: 1200, averageBytes: 15_000, commits: 300 },
+  });
+if (args.includes("--large") || args.includes("--large-only"))
   shapes.push({
     name: "30,000 files / 300 MB",
     shape: { files: 30_000, averageBytes: 10_000, commits: 300 },
@@ -44,7 +47,9 @@ async function measure(steps: Step[]): Promise<number[]> {
       await step.before?.(i);
       const t0 = performance.now();
       await step.run(i);
-      samples[index]?.push(performance.now() - t0);
+      const ms = performance.now() - t0;
+      samples[index]?.push(ms);
+      process.stderr.write(`    round ${i + 1}: ${step.label} ${ms.toFixed(0)} ms\n`);
     }
   }
   return samples.map((list, index) => {
@@ -75,13 +80,10 @@ for (const { name, shape } of shapes) {
     await rm(base, { recursive: true, force: true });
     process.stderr.write(`building ${name} synthetic repository in ${base} ...\n`);
     commits = await buildSyntheticRepo(repo, shape);
-    await import("node:fs/promises").then((fs) => fs.writeFile(marker, JSON.stringify(commits)));
-  } else
-    commits = JSON.parse(
-      await import("node:fs/promises").then((fs) => fs.readFile(marker, "utf8")),
-    );
+    await writeFile(marker, JSON.stringify(commits));
+  } else commits = JSON.parse(await readFile(marker, "utf8"));
   const size = (await run("du", ["-sh", repo])).split("\t")[0];
-  process.stderr.write(`${name} (source pack ${size}), ${runs} runs each, median reported\n`);
+  process.stderr.write(`${name} (source repository ${size}), ${runs} rounds, median reported\n`);
   const out = (i: number, tag: string) => join(base, `out-${tag}-${i}`);
   const clean = (tag: string) => async (i: number) =>
     rm(out(i, tag), { recursive: true, force: true });

@@ -96,6 +96,19 @@ export async function buildSyntheticRepo(
   }
   child.stdin.end();
   await done;
+  // fast-import deltas each blob against the one written before it (50-deep chains across
+  // unrelated files); repack as gc would, so the pack looks like a real clone's.
+  await run("git", [
+    "--git-dir",
+    dir,
+    "repack",
+    "-a",
+    "-d",
+    "-f",
+    "-q",
+    "--window=10",
+    "--depth=50",
+  ]);
   await run("git", ["--git-dir", dir, "tag", "release-1", "main"]);
   const fix = (await run("git", ["--git-dir", dir, "rev-parse", "main"])).trim();
   const buggy = (await run("git", ["--git-dir", dir, "rev-parse", "main~1"])).trim();

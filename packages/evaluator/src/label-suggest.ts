@@ -116,7 +116,7 @@ function suggestFromEdits(
     let edits = file.edits;
     if (!file.fixed) {
       suggestion.deletedFiles.push(file.path);
-      edits = { removed: index.atoms.flatMap((atom) => atom.lines), insertions: [] };
+      edits = { removed: Array.from(index.atomLines), insertions: [] };
     }
     const blocks = blocksOf(file.path, index, atomsOfEdits(index, edits));
     if (blocks.length === 0) suggestion.unlabeledFiles.push(file.path);

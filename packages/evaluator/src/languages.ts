@@ -10,6 +10,11 @@ export type LanguageChoice = Language | "text";
 /**
  * File extension (lower case, with the dot) to language. `.h` is C++ unless a caller maps it
  * to `"c"`; extensions not listed fall back to line atoms.
+ *
+ * @example
+ * ```ts
+ * createEvaluator({ readFile, languages: { ".h": "c", ".pyx": "python" } }); // merged over these
+ * ```
  */
 export const DEFAULT_LANGUAGES: Readonly<Record<string, LanguageChoice>> = Object.freeze({
   ".java": "java",

@@ -61,9 +61,18 @@ export {
   SandboxLimits,
   SandboxPolicy,
   type SandboxPolicyInput,
+  SandboxUser,
 } from "./sandbox-policy.js";
 export { LeakFinding, LeakKind, SubmissionManifest } from "./submission.js";
-export { Estimate, StatsMethod, Summary } from "./summary.js";
+export {
+  Difference,
+  Estimate,
+  MetricName,
+  RunToRun,
+  StatsMethod,
+  SubgroupFacet,
+  Summary,
+} from "./summary.js";
 export {
   CommandStep,
   MessageStep,

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { DistDebugError, writeFileAtomic } from "@distdebug/schema";
 import type { GitEngine } from "./engine.js";
 import { openReader } from "./engine.js";
 import type { WorkspaceEvent } from "./events.js";
-import { chownTree, copyTree, type Owner, walkTree } from "./internal/copy-tree.js";
+import { chownTree, copyTree, digestTreeSync, type Owner } from "./internal/copy-tree.js";
 import { type MaterializeResult, materialize, type Replacement } from "./internal/materialize.js";
 import { defaultCacheDir, openSource, sourceKey } from "./internal/source-repo.js";
 import { removeStaleSiblings, tempSibling, withLock } from "./internal/temp-files.js";
@@ -141,7 +141,6 @@ export async function prepareWorkspace(
   for (const path of await removeStaleSiblings(dir)) emit({ type: "stale-remove", path });
   const existing = await stat(dir).catch(() => undefined);
   if (existing && !options.replace) {
-    const { readdir } = await import("node:fs/promises");
     if (!existing.isDirectory() || (await readdir(dir)).length > 0)
       throw new DistDebugError({
         code: "WORKSPACE_ERROR",
@@ -206,6 +205,7 @@ export async function prepareWorkspace(
       await mkdir(target);
       const result = await materialize({
         reader,
+        sourceGitDir: gitdir,
         commit: sourceCommit,
         dir: target,
         matcher: compileNeedles(needles),
@@ -274,7 +274,7 @@ export async function prepareWorkspace(
               await mkdir(staging);
               try {
                 const result = await build(join(staging, "tree"));
-                const walk = await walkTree(join(staging, "tree"));
+                const walk = digestTreeSync(join(staging, "tree"));
                 const fresh: BaseMarker = {
                   format: BASE_FORMAT,
                   digest: walk.digest,

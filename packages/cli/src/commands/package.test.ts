@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
 import { captureIO } from "../testing/capture-io.js";
 
-const exampleIncident = new URL("../../../../examples/dataset/zklite-142", import.meta.url).pathname;
+const exampleIncident = new URL("../../../../examples/dataset/zklite-142", import.meta.url)
+  .pathname;
 let datasetDir: string;
 let resultsDir: string;
 let cacheDir: string;
@@ -17,12 +18,21 @@ beforeAll(async () => {
   await cp(exampleIncident, join(datasetDir, "zklite-142"), { recursive: true });
   await writeFile(
     join(datasetDir, "dataset.json"),
-    serialize({ format: "distdebug.dataset/1", name: "package-test", version: "1.0.0", incidents: ["zklite-142"] }),
+    serialize({
+      format: "distdebug.dataset/1",
+      name: "package-test",
+      version: "1.0.0",
+      incidents: ["zklite-142"],
+    }),
   );
   const dataset = await loadDataset(datasetDir);
   cacheDir = await testdir();
   resultsDir = join(await testdir(), "baseline");
-  const config = parseRunConfig({ name: "baseline", agent: { type: "baseline", wallTimeLimitSec: 60 }, run: { attempts: 2 } });
+  const config = parseRunConfig({
+    name: "baseline",
+    agent: { type: "baseline", wallTimeLimitSec: 60 },
+    run: { attempts: 2 },
+  });
   await runBenchmark({ config, dataset, outDir: resultsDir, cacheDir });
   await scoreResults({ outDir: resultsDir, dataset, cacheDir, resamples: 500 });
 }, 120_000);
@@ -31,18 +41,27 @@ describe("distdebug package and distdebug verify", () => {
   it("packages a results folder, verifies it, and names a tampered file", async () => {
     const archive = join(await testdir(), "submission.tar.gz");
     const io = captureIO();
-    expect(await runCli(["package", resultsDir, "--out", archive, "--dataset", datasetDir], io)).toBe(0);
+    expect(
+      await runCli(["package", resultsDir, "--out", archive, "--dataset", datasetDir], io),
+    ).toBe(0);
     expect(io.out()).toBe(`packaged 1 incidents, 2 attempts (11 files) into ${archive}\n`);
 
     const verified = captureIO({ env: { DISTDEBUG_CACHE_DIR: cacheDir } });
-    expect(await runCli(["verify", archive, "--dataset", datasetDir, "--cache-dir", cacheDir], verified)).toBe(0);
+    expect(
+      await runCli(["verify", archive, "--dataset", datasetDir, "--cache-dir", cacheDir], verified),
+    ).toBe(0);
     expect(verified.out()).toBe(
       "ok        baseline: 1 incidents, 2 attempts, 10 files; checksums match and rescoring reproduces every score\n",
     );
 
     const entries = readTarGz(await readFile(archive)).map((entry) =>
       entry.path === "zklite-142/attempt-2/diagnosis.json"
-        ? { path: entry.path, data: Buffer.from(serialize({ format: "distdebug.diagnosis/1", incidentId: "zklite-142", blocks: [] })) }
+        ? {
+            path: entry.path,
+            data: Buffer.from(
+              serialize({ format: "distdebug.diagnosis/1", incidentId: "zklite-142", blocks: [] }),
+            ),
+          }
         : entry,
     );
     await writeFile(archive, writeTarGz(entries));
@@ -51,7 +70,9 @@ describe("distdebug package and distdebug verify", () => {
     expect(tampered.out()).toBe(
       "tampered  zklite-142/attempt-2/diagnosis.json: changed since packaging (sha256 differs from manifest.json)\n",
     );
-    expect(tampered.err()).toBe("verification failed: baseline: 1 incidents, 2 attempts, 10 files\n");
+    expect(tampered.err()).toBe(
+      "verification failed: baseline: 1 incidents, 2 attempts, 10 files\n",
+    );
   });
 
   it("refuses to package a trajectory that ran git log --all", async () => {
@@ -59,7 +80,12 @@ describe("distdebug package and distdebug verify", () => {
     await cp(resultsDir, copy, { recursive: true });
     const path = join(copy, "zklite-142/attempt-1/trajectory.json");
     const trajectory = parseTrajectory(await readFile(path, "utf8"));
-    trajectory.steps.push({ type: "command", command: "git log --all --oneline", exitCode: 0, output: "" });
+    trajectory.steps.push({
+      type: "command",
+      command: "git log --all --oneline",
+      exitCode: 0,
+      output: "",
+    });
     await writeFile(path, serialize(trajectory));
     const io = captureIO();
     const archive = join(await testdir(), "leaky.tar.gz");
@@ -67,9 +93,15 @@ describe("distdebug package and distdebug verify", () => {
     expect(io.out()).toBe(
       `leak   zklite-142/attempt-1 step ${trajectory.steps.length - 1} [history]: git log --all reads history beyond the one commit\n         $ git log --all --oneline\n`,
     );
-    expect(io.err()).toContain("not packaged: 1 leak finding; rerun those attempts, or pass --allow-leaks");
+    expect(io.err()).toContain(
+      "not packaged: 1 leak finding; rerun those attempts, or pass --allow-leaks",
+    );
     const json = captureIO();
     expect(await runCli(["package", copy, "--out", archive, "--json"], json)).toBe(1);
-    expect(JSON.parse(json.out())).toMatchObject({ ok: false, archive: null, findings: [{ kind: "history" }] });
+    expect(JSON.parse(json.out())).toMatchObject({
+      ok: false,
+      archive: null,
+      findings: [{ kind: "history" }],
+    });
   });
 });

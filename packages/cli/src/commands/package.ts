@@ -10,7 +10,8 @@ export default defineCommand({
   options: {
     out: {
       type: "string",
-      description: "archive to write (default: <results dir>.submission.tar.gz beside it)",
+      description:
+        "archive to write (default: <run name>.submission.tar.gz beside the results folder)",
     },
     attempts: {
       type: "string",

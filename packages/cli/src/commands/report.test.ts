@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
 import { captureIO } from "../testing/capture-io.js";
 
-const exampleIncident = new URL("../../../../examples/dataset/zklite-142", import.meta.url).pathname;
+const exampleIncident = new URL("../../../../examples/dataset/zklite-142", import.meta.url)
+  .pathname;
 let resultsDir: string;
 let cacheDir: string;
 
@@ -17,12 +18,21 @@ beforeAll(async () => {
   await cp(exampleIncident, join(datasetDir, "zklite-142"), { recursive: true });
   await writeFile(
     join(datasetDir, "dataset.json"),
-    serialize({ format: "distdebug.dataset/1", name: "report-test", version: "1.0.0", incidents: ["zklite-142"] }),
+    serialize({
+      format: "distdebug.dataset/1",
+      name: "report-test",
+      version: "1.0.0",
+      incidents: ["zklite-142"],
+    }),
   );
   const dataset = await loadDataset(datasetDir);
   cacheDir = await testdir();
   resultsDir = join(await testdir(), "baseline");
-  const config = parseRunConfig({ name: "baseline", agent: { type: "baseline", wallTimeLimitSec: 60 }, run: { attempts: 2 } });
+  const config = parseRunConfig({
+    name: "baseline",
+    agent: { type: "baseline", wallTimeLimitSec: 60 },
+    run: { attempts: 2 },
+  });
   await runBenchmark({ config, dataset, outDir: resultsDir, cacheDir });
   await scoreResults({ outDir: resultsDir, dataset, cacheDir, resamples: 500 });
 }, 120_000);
@@ -39,7 +49,9 @@ describe("distdebug report", () => {
     expect(lines[2]).toContain(formatEstimate(summary.metrics.blockCoverage!));
     expect(io.err()).toBe(`report: ${join(out, "index.html")} (3 pages)\n`);
     const index = await readFile(join(out, "index.html"), "utf8");
-    expect(index).toContain(`<td data-column="block coverage">${formatEstimate(summary.metrics.blockCoverage!)}</td>`);
+    expect(index).toContain(
+      `<td data-column="block coverage">${formatEstimate(summary.metrics.blockCoverage!)}</td>`,
+    );
     const page = await readFile(join(out, "attempts/baseline/zklite-142/attempt-1.html"), "utf8");
     expect(page).toMatch(/<tr class="line gold (hit|miss)/);
     expect(page).not.toContain("Source not available");

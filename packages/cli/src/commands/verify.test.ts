@@ -9,10 +9,16 @@ import { captureIO } from "../testing/capture-io.js";
 describe("distdebug verify", () => {
   it("names an archive that is not gzip, has no manifest, or is missing", async () => {
     const dir = await testdir({ "plain.tar.gz": "not an archive" });
-    await writeFile(join(dir, "empty.tar.gz"), writeTarGz([{ path: "run.json", data: new TextEncoder().encode("{}") }]));
+    await writeFile(
+      join(dir, "empty.tar.gz"),
+      writeTarGz([{ path: "run.json", data: new TextEncoder().encode("{}") }]),
+    );
     const cases: [string, RegExp][] = [
       ["plain.tar.gz", /plain\.tar\.gz: not a gzip-compressed archive/],
-      ["empty.tar.gz", /empty\.tar\.gz: no manifest\.json; not a submission made by distdebug package/],
+      [
+        "empty.tar.gz",
+        /empty\.tar\.gz: no manifest\.json; not a submission made by distdebug package/,
+      ],
       ["absent.tar.gz", /absent\.tar\.gz: no such file/],
     ];
     for (const [file, message] of cases) {

@@ -6,19 +6,26 @@ import { POSITION_SCALE } from "./positions.js";
 import { LANGUAGE_SPECS } from "./specs.js";
 import { collectDefinitions, definitionNodeTypes, type RawDefinitions } from "./symbols.js";
 import { type DecodedSource, isSignificantText, splitLines } from "./text.js";
-
-export { POSITION_SCALE } from "./positions.js";
+import { type Range, walkTree } from "./walk-tree.js";
 
 /** The atom index plus the arrays the scorer reads (internal). */
 export interface FileIndex {
   language: LanguageChoice;
   status: AtomIndexStatus;
-  text: string;
   lineCount: number;
   /** Owner atom id by line (1-based; index 0 unused); -1 for an insignificant line. */
   owner: Int32Array;
   significantLines: number;
-  atoms: Omit<Atom, "id">[];
+  /** Number of atoms; per-atom facts are in the typed arrays below (compact for big repos). */
+  atomCount: number;
+  atomTypes: string[];
+  /** 1 for a line atom (fallback), 0 for a syntax atom. */
+  atomKinds: Uint8Array;
+  atomStartLine: Int32Array;
+  atomEndLine: Int32Array;
+  /** Owned lines of atom `id`: `atomLines[atomLineOffsets[id] .. atomLineOffsets[id + 1]]`. */
+  atomLineOffsets: Int32Array;
+  atomLines: Int32Array;
   /** Per atom: the lines of its container (snapping stays inside it). */
   containerStart: Int32Array;
   containerEnd: Int32Array;
@@ -63,32 +70,12 @@ export function parseText(language: Language, text: string): Parser.Tree {
   return parserFor(language).parse(text, null, { bufferSize: PARSE_BUFFER });
 }
 
-// node-tree-sitter marshals a node's start (byte offset, row, column in UTF-16 bytes) into the
-// node object's slots 2..4; reading them saves a native call per node. Checked once at load.
-interface RawNode {
-  [slot: number]: number;
-}
-let rawSlots: boolean | undefined;
-function startOf(node: Parser.SyntaxNode): { row: number; column: number } {
-  if (rawSlots === undefined) {
-    const raw = node as unknown as RawNode;
-    const position = node.startPosition;
-    rawSlots =
-      typeof raw[3] === "number" && raw[3] === position.row && raw[4] === position.column * 2;
-  }
-  if (rawSlots) {
-    const raw = node as unknown as RawNode;
-    return { row: raw[3] as number, column: (raw[4] as number) / 2 };
-  }
-  return node.startPosition;
-}
-
 function key(row: number, column: number): number {
   return row * POSITION_SCALE + column;
 }
 
 /** Significant-line flags (by 0-based row) with the comment ranges blanked out. */
-function significance(lines: string[], comments: Parser.SyntaxNode[]): Uint8Array {
+function significance(lines: string[], comments: Range[]): Uint8Array {
   const flags = new Uint8Array(lines.length);
   for (let row = 0; row < lines.length; row++)
     flags[row] = isSignificantText(lines[row] as string) ? 1 : 0;
@@ -100,13 +87,12 @@ function significance(lines: string[], comments: Parser.SyntaxNode[]): Uint8Arra
     else masks.set(row, [[from, to]]);
   };
   for (const comment of comments) {
-    const start = startOf(comment);
-    const end = comment.endPosition;
-    if (end.row === start.row) addMask(start.row, start.column, end.column);
+    if (comment.endRow === comment.startRow)
+      addMask(comment.startRow, comment.startColumn, comment.endColumn);
     else {
-      addMask(start.row, start.column, Number.POSITIVE_INFINITY);
-      for (let row = start.row + 1; row < end.row; row++) flags[row] = 0;
-      addMask(end.row, 0, end.column);
+      addMask(comment.startRow, comment.startColumn, Number.POSITIVE_INFINITY);
+      for (let row = comment.startRow + 1; row < comment.endRow; row++) flags[row] = 0;
+      addMask(comment.endRow, 0, comment.endColumn);
     }
   }
   for (const [row, ranges] of masks) {
@@ -129,7 +115,6 @@ function emptyIndex(source: DecodedSource, language: LanguageChoice, status: Ato
   return {
     language,
     status,
-    text: source.text,
     invalidUtf8: source.invalidUtf8,
     bom: source.bom,
   };
@@ -173,7 +158,6 @@ function assemble(
   const all = lineAtoms.length === 0 ? candidates : candidates.concat(lineAtoms);
   // Final ids in order of first owned row.
   const finalId = new Int32Array(all.length).fill(-1);
-  const owned: number[][] = [];
   const order: number[] = [];
   const owner = new Int32Array(lineCount + 1).fill(-1);
   let significantLines = 0;
@@ -186,27 +170,39 @@ function assemble(
       id = order.length;
       finalId[candidate] = id;
       order.push(candidate);
-      owned.push([]);
     }
-    (owned[id] as number[]).push(row + 1);
     owner[row + 1] = id;
   }
   const count = order.length;
+  const atomLineOffsets = new Int32Array(count + 1);
+  for (let line = 1; line <= lineCount; line++) {
+    const id = owner[line] as number;
+    if (id >= 0) atomLineOffsets[id + 1] = (atomLineOffsets[id + 1] as number) + 1;
+  }
+  for (let id = 0; id < count; id++)
+    atomLineOffsets[id + 1] = (atomLineOffsets[id + 1] as number) + (atomLineOffsets[id] as number);
+  const atomLines = new Int32Array(significantLines);
+  const fill = atomLineOffsets.slice(0, count);
+  for (let line = 1; line <= lineCount; line++) {
+    const id = owner[line] as number;
+    if (id < 0) continue;
+    atomLines[fill[id] as number] = line;
+    fill[id] = (fill[id] as number) + 1;
+  }
   const containerStart = new Int32Array(count);
   const containerEnd = new Int32Array(count);
   const startPosition = new Float64Array(count);
   const endPosition = new Float64Array(count);
-  const atoms: Omit<Atom, "id">[] = new Array(count);
+  const atomTypes: string[] = new Array(count);
+  const atomKinds = new Uint8Array(count);
+  const atomStartLine = new Int32Array(count);
+  const atomEndLine = new Int32Array(count);
   for (let id = 0; id < count; id++) {
     const candidate = all[order[id] as number] as Candidate;
-    const isLine = candidate.type === "line";
-    atoms[id] = {
-      kind: isLine ? "line" : "syntax",
-      type: candidate.type,
-      startLine: candidate.startRow + 1,
-      endLine: candidate.endRow + 1,
-      lines: owned[id] as number[],
-    };
+    atomTypes[id] = candidate.type;
+    atomKinds[id] = candidate.type === "line" ? 1 : 0;
+    atomStartLine[id] = candidate.startRow + 1;
+    atomEndLine[id] = candidate.endRow + 1;
     containerStart[id] = candidate.containerStart + 1;
     containerEnd[id] = candidate.containerEnd + 1;
     startPosition[id] = candidate.start;
@@ -218,13 +214,29 @@ function assemble(
     lineCount,
     owner,
     significantLines,
-    atoms,
+    atomCount: count,
+    atomTypes,
+    atomKinds,
+    atomStartLine,
+    atomEndLine,
+    atomLineOffsets,
+    atomLines,
     containerStart,
     containerEnd,
     startPosition,
     endPosition,
     unparsableLines,
   };
+}
+
+/** The owned lines of one atom (a view, ascending). */
+export function linesOfAtom(index: FileIndex, id: number): Int32Array {
+  return index.atomLines.subarray(index.atomLineOffsets[id], index.atomLineOffsets[id + 1]);
+}
+
+/** How many lines one atom owns. */
+export function lineCountOfAtom(index: FileIndex, id: number): number {
+  return (index.atomLineOffsets[id + 1] as number) - (index.atomLineOffsets[id] as number);
 }
 
 /** Line atoms only: for files of other languages (comments cannot be told apart there). */
@@ -248,91 +260,36 @@ export function buildSyntaxIndex(source: DecodedSource, language: Language): Fil
     tree = parseText(language, source.text);
   } catch {
     const index = buildTextIndex(source, language);
-    index.unparsableLines = index.atoms.flatMap((atom) => atom.lines);
+    index.unparsableLines = Array.from(index.atomLines);
     return index;
   }
-  const root = tree.rootNode;
-  const containerTypes = Object.keys(spec.containers);
-  const commentTypes = new Set(spec.comments);
   const definitionTypes = definitionNodeTypes(language);
-  const definitionSet = new Set(definitionTypes.definitions);
-  const nodes = root.descendantsOfType([
-    ...containerTypes,
-    ...spec.comments,
-    "ERROR",
-    ...definitionTypes.definitions,
-    ...(definitionTypes.packageType ? [definitionTypes.packageType] : []),
-  ]);
-  const comments: Parser.SyntaxNode[] = [];
-  const containers: Parser.SyntaxNode[] = [];
-  const errors: Parser.SyntaxNode[] = [];
-  const definitionNodes: Parser.SyntaxNode[] = [];
-  let packageNode: Parser.SyntaxNode | undefined;
-  // descendantsOfType includes the root itself; a root that is all ERROR is an error region.
-  if (root.type === "ERROR") errors.push(root);
-  for (const node of nodes) {
-    const type = node.type;
-    if (commentTypes.has(type)) comments.push(node);
-    else if (type === "ERROR") errors.push(node);
-    else if (definitionSet.has(type)) definitionNodes.push(node);
-    else if (type === definitionTypes.packageType) packageNode ??= node;
-    else containers.push(node);
-  }
-  const flags = significance(lines, comments);
-  const candidates: Candidate[] = [];
-  for (const container of containers) {
-    const containerSpec = spec.containers[container.type] ?? {};
-    const containerStart = startOf(container).row;
-    const containerEnd = container.endPosition.row;
-    let children: Parser.SyntaxNode[];
-    if (containerSpec.fields) {
-      children = containerSpec.fields.flatMap((field) => container.childrenForFieldName(field));
-    } else {
-      // Walking siblings is much cheaper than `namedChildren` in node-tree-sitter 0.25.
-      children = [];
-      for (let child = container.firstNamedChild; child; child = child.nextNamedSibling)
-        children.push(child);
-      if (containerSpec.exclude) {
-        const excluded = new Set<number>();
-        for (const field of containerSpec.exclude) {
-          const child = container.childForFieldName(field);
-          if (child) excluded.add(key(startOf(child).row, startOf(child).column));
-        }
-        children = children.filter((child) => {
-          const start = startOf(child);
-          return !excluded.has(key(start.row, start.column));
-        });
-      }
-    }
-    for (const child of children) {
-      const type = child.type;
-      if (commentTypes.has(type) || type === "ERROR") continue;
-      const start = startOf(child);
-      const end = child.endPosition;
-      if (start.row === end.row && start.column === end.column) continue;
-      // Indentation-based grammars (Scala 3) end a node at the next line's first token:
-      // that line is not the node's.
-      let endRow = end.row;
-      if (endRow > start.row && (lines[endRow] ?? "").slice(0, end.column).trim() === "") endRow--;
-      candidates.push({
-        type,
-        start: key(start.row, start.column),
-        end: key(end.row, end.column),
-        startRow: start.row,
-        endRow,
-        containerStart,
-        containerEnd,
-      });
-    }
-  }
+  const walked = walkTree(tree, spec, definitionTypes.definitions, definitionTypes.packageType);
+  const flags = significance(lines, walked.comments);
+  const candidates: Candidate[] = walked.children.map((child) => {
+    // Indentation-based grammars (Scala 3) end a node at the next line's first token:
+    // that line is not the node's.
+    let endRow = child.endRow;
+    if (endRow > child.startRow && (lines[endRow] ?? "").slice(0, child.endColumn).trim() === "")
+      endRow--;
+    return {
+      type: child.type,
+      start: key(child.startRow, child.startColumn),
+      end: key(child.endRow, child.endColumn),
+      startRow: child.startRow,
+      endRow,
+      containerStart: child.containerStart,
+      containerEnd: child.containerEnd,
+    };
+  });
   // Pre-order: by start, outer (longer) first, so nested atoms overwrite their rows.
   candidates.sort((a, b) => a.start - b.start || b.end - a.end);
   let errorRows: Uint8Array | undefined;
-  if (errors.length > 0) {
+  if (walked.errors.length > 0) {
     errorRows = new Uint8Array(lines.length);
-    for (const error of errors) {
-      const last = Math.min(error.endPosition.row, lines.length - 1);
-      for (let row = startOf(error).row; row <= last; row++) errorRows[row] = 1;
+    for (const error of walked.errors) {
+      const last = Math.min(error.endRow, lines.length - 1);
+      for (let row = error.startRow; row <= last; row++) errorRows[row] = 1;
     }
   }
   const index = assemble(
@@ -342,7 +299,7 @@ export function buildSyntaxIndex(source: DecodedSource, language: Language): Fil
     candidates,
     errorRows,
   );
-  index.definitions = collectDefinitions(language, definitionNodes, packageNode, lines);
+  index.definitions = collectDefinitions(language, walked.definitions, walked.packageNode, lines);
   return index;
 }
 
@@ -354,7 +311,17 @@ export function toAtomIndex(path: string, index: FileIndex): AtomIndex {
     status: index.status,
     lineCount: index.lineCount,
     significantLines: index.significantLines,
-    atoms: index.atoms.map((atom, id) => ({ id, ...atom })),
+    atoms: Array.from(
+      { length: index.atomCount },
+      (_, id): Atom => ({
+        id,
+        kind: index.atomKinds[id] === 1 ? "line" : "syntax",
+        type: index.atomTypes[id] as string,
+        startLine: index.atomStartLine[id] as number,
+        endLine: index.atomEndLine[id] as number,
+        lines: Array.from(linesOfAtom(index, id)),
+      }),
+    ),
     unparsableLines: index.unparsableLines,
     invalidUtf8: index.invalidUtf8,
     bom: index.bom,

@@ -1,5 +1,5 @@
 import type { DiagnosisBlock, ScoreWarning } from "@distdebug/schema";
-import type { FileIndex } from "./build-index.js";
+import { type FileIndex, lineCountOfAtom, linesOfAtom } from "./build-index.js";
 import { type FileStore, KEY_SCALE, type LoadedFile } from "./file-store.js";
 import { matchSymbol } from "./symbols.js";
 
@@ -73,7 +73,7 @@ export function atomsOfRange(
 function addAtoms(span: ResolvedSpan, file: LoadedFile, ids: number[]): void {
   const base = file.number * KEY_SCALE;
   for (const id of ids) {
-    const rows = (file.index.atoms[id] as { lines: number[] }).lines.length;
+    const rows = lineCountOfAtom(file.index, id);
     span.atoms.push(base + id);
     span.atomRows.push(rows);
     span.rows += rows;
@@ -147,7 +147,7 @@ function resolveSymbol(
         set = new Set();
         ids.set(file, set);
       }
-      for (let id = 0; id < index.atoms.length; id++) {
+      for (let id = 0; id < index.atomCount; id++) {
         if (
           (index.startPosition[id] as number) >= definition.start &&
           (index.endPosition[id] as number) <= definition.end
@@ -161,8 +161,7 @@ function resolveSymbol(
     addAtoms(span, file, sorted);
     const base = file.number * KEY_SCALE;
     for (const id of sorted)
-      for (const line of (file.index.atoms[id] as { lines: number[] }).lines)
-        span.namedRows.push(base + line);
+      for (const line of linesOfAtom(file.index, id)) span.namedRows.push(base + line);
     span.files.push(file.path);
   }
 }
@@ -253,7 +252,7 @@ export async function resolveSpan(
         code: "blank-range-snapped",
         message:
           ids.length > 0
-            ? `${file.path}: lines ${start}-${end} hold only blank or comment lines; snapped to the atom at line ${(file.index.atoms[ids[0] as number] as { lines: number[] }).lines[0]}`
+            ? `${file.path}: lines ${start}-${end} hold only blank or comment lines; snapped to the atom at line ${linesOfAtom(file.index, ids[0] as number)[0]}`
             : `${file.path}: lines ${start}-${end} hold only blank or comment lines and no atom is near`,
         path: file.path,
       });
@@ -292,7 +291,7 @@ export async function resolveSpan(
     addAtoms(
       span,
       file,
-      file.index.atoms.map((_, id) => id),
+      Array.from({ length: file.index.atomCount }, (_, id) => id),
     );
     span.namedRows = significantRowKeys(file, 1, file.index.lineCount);
   }

@@ -1,6 +1,6 @@
 import type { Language } from "@distdebug/schema";
 import type Parser from "tree-sitter";
-import { POSITION_SCALE, parseText } from "./build-index.js";
+import { POSITION_SCALE } from "./positions.js";
 
 /** One definition of a file with its qualified name parts. */
 export interface SymbolDefinition {

@@ -167,6 +167,33 @@ describe("a broken copy", () => {
     );
   });
 
+  it("reports a tree that the history does not produce and an artifact outside the folder", async () => {
+    const dir = await testdir();
+    await cp(join(examples, "swimlite-27"), join(dir, "swimlite-27"), { recursive: true });
+    await writeFile(
+      join(dir, "dataset.json"),
+      JSON.stringify({
+        format: "distdebug.dataset/1",
+        name: "x",
+        version: "1",
+        incidents: ["swimlite-27"],
+      }),
+    );
+    await writeFile(join(dir, "swimlite-27/repo/tree/src/extra.c"), "int extra;\n");
+    await editJson(join(dir, "swimlite-27/incident.json"), (incident) => {
+      (incident.artifacts as { path: string }[])[0]!.path = "../zklite-142/gold.json";
+    });
+    const lines = (await checkDataset(dir)).problems.map(
+      (p) => `${p.file} ${p.path ?? ""} ${p.message}`,
+    );
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        "swimlite-27/repo/history.json $.commits[2].role the buggy commit lacks files of tree/: src/extra.c",
+        'swimlite-27/incident.json $.artifacts[0].path expected a path inside the incident folder, found "../zklite-142/gold.json"',
+      ]),
+    );
+  });
+
   it("reports a missing dataset.json, an unlisted folder and a missing incident folder", async () => {
     const empty = await testdir();
     expect((await checkDataset(empty)).problems).toEqual([

@@ -49,6 +49,16 @@ describe("scanCommand", () => {
     ],
     ["exec 3<>/dev/tcp/10.0.0.1/80", "network", "/dev/tcp opens a network connection"],
     [
+      "cat <<EOF > /tmp/x\nhello\nEOF\ncat /etc/shadow",
+      "outside-workspace",
+      "reads /etc/shadow, outside /workspace, /task, /output and /tmp",
+    ],
+    [
+      "grep -rn secret /home/user",
+      "outside-workspace",
+      "reads /home/user, outside /workspace, /task, /output and /tmp",
+    ],
+    [
       "cat /etc/shadow",
       "outside-workspace",
       "reads /etc/shadow, outside /workspace, /task, /output and /tmp",
@@ -78,6 +88,10 @@ describe("scanCommand", () => {
     "ls /opt/java/bin",
     "cat > /output/diagnosis.json <<'EOF'\n{}\nEOF",
     "echo done",
+    "grep -rn '/api/v1/sessions' /workspace/src",
+    "sed -n '/^func/,/^}/p' /workspace/raft.go",
+    "echo /etc/hosts is not read",
+    'cat > /output/diagnosis.json <<EOF\n{"blocks":[{"path":"/src/main/Foo.java"}]}\nEOF\nls /workspace',
   ])("lets %s pass", (command) => {
     expect(scanCommand(command)).toEqual([]);
   });

@@ -87,9 +87,33 @@ const INSTALLERS: readonly [string[], string][] = [
   [["gem", "install"], "gem install downloads gems"],
 ];
 
+/** Programs whose first operand is a pattern or a script, not a file. */
+const PATTERN_FIRST = new Set([
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "ag",
+  "ack",
+  "sed",
+  "awk",
+  "gawk",
+  "perl",
+]);
+/** Programs that print their arguments and read no file. */
+const PRINTERS = new Set(["echo", "printf"]);
+
+/** Drops the bodies of here-documents: they are data written somewhere, not commands. */
+function withoutHereDocuments(command: string): string {
+  return command.replace(
+    /<<-?[ \t]*(['"]?)([A-Za-z_][A-Za-z0-9_]*)\1([^\n]*)\n[\s\S]*?(?:\n[ \t]*\2[ \t]*(?=\n|$)|$)/g,
+    (_match, _quote, _word, rest: string) => rest,
+  );
+}
+
 /** Splits a shell command into simple commands at `;`, `&&`, `||`, `|`, newlines and substitutions. */
 function segments(command: string): string[] {
-  return command
+  return withoutHereDocuments(command)
     .split(/&&|\|\||[;|\n&]|\$\(|`|\(|\)/)
     .map((part) => part.trim())
     .filter((part) => part !== "");
@@ -247,7 +271,12 @@ export function scanCommand(command: string): CommandLeak[] {
       /\b(?:https?|ftp):\/\/(?!(?:localhost|127\.0\.0\.1|\[::1\])[:/])/.test(segment)
     )
       add({ kind: "network", rule: "a command with a remote URL" });
-    for (const word of list) {
+    if (PRINTERS.has(name)) continue;
+    const patternAt = PATTERN_FIRST.has(name)
+      ? list.findIndex((word, index) => index > 0 && !word.startsWith("-"))
+      : -1;
+    for (const [index, word] of list.entries()) {
+      if (index === patternAt) continue;
       const path = outsidePath(word);
       if (path)
         add({

@@ -135,6 +135,21 @@ describe("packageResults and verifySubmission", () => {
     expect(allowed.manifest?.leakage.findings).toHaveLength(1);
   });
 
+  it("asks for the dataset when the run's dataset folder is not on this machine", async () => {
+    const copy = join(await testdir(), "baseline");
+    await cp(resultsDir, copy, { recursive: true });
+    const run = JSON.parse(await readFile(join(copy, "run.json"), "utf8"));
+    run.dataset.path = "/nonexistent/dataset";
+    await writeFile(join(copy, "run.json"), serialize(run));
+    const archive = join(await testdir(), "moved.tar.gz");
+    expect((await packageResults({ resultsDir: copy, outFile: archive })).ok).toBe(true);
+    await expect(verifySubmission({ archive, cacheDir })).rejects.toThrow(
+      "the run's dataset folder /nonexistent/dataset is not on this machine, so pass it (distdebug verify --dataset <dir>)",
+    );
+    const verified = await verifySubmission({ archive, dataset, cacheDir });
+    expect(verified.ok).toBe(true);
+  });
+
   it("names every missing attempt file and unfinished attempt", async () => {
     const copy = join(await testdir(), "baseline");
     await cp(resultsDir, copy, { recursive: true });

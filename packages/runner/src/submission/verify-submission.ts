@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +7,7 @@ import {
   DistDebugError,
   type LeakFinding,
   parseDiagnosisScores,
+  parseRunInfo,
   parseSubmissionManifest,
   parseSummary,
   parseTrajectory,
@@ -181,6 +183,17 @@ export async function verifySubmission(
   const differences: ScoreDifference[] = [];
   let stale: { incidentId: string; attempt: number }[] = [];
   const rescore = options.rescore ?? true;
+  if (rescore && !options.dataset) {
+    const runBytes = byPath.get("run.json");
+    const path = runBytes
+      ? parseRunInfo(runBytes, { source: `${options.archive}:run.json` }).dataset.path
+      : undefined;
+    if (!path || !existsSync(path))
+      throw new DistDebugError({
+        code: "INVALID_ARGUMENT",
+        message: `${options.archive}: rescoring needs the benchmark dataset (${manifest.dataset.name} ${manifest.dataset.version}); the run's dataset folder ${path ?? "(none)"} is not on this machine, so pass it (distdebug verify --dataset <dir>)`,
+      });
+  }
   if (rescore) {
     const work = options.workDir ?? (await mkdtemp(join(tmpdir(), "distdebug-verify-")));
     try {

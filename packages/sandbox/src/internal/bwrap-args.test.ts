@@ -140,7 +140,13 @@ describe("bwrapArgs", () => {
     const drop = privileged.indexOf("/usr/bin/setpriv");
     expect(privileged.indexOf("LD_PRELOAD=/workspace/x.so")).toBeGreaterThan(drop);
     expect(privileged.slice(privileged.indexOf("/usr/bin/env"))).toEqual([
-      "/usr/bin/env", "-i", "A=1", "LD_PRELOAD=/workspace/x.so", "/bin/sh", "-c", "echo hi",
+      "/usr/bin/env",
+      "-i",
+      "A=1",
+      "LD_PRELOAD=/workspace/x.so",
+      "/bin/sh",
+      "-c",
+      "echo hi",
     ]);
   });
 

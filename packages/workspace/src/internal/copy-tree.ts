@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { constants, type Dirent, type Stats } from "node:fs";
+import { constants, type Dirent, lstatSync, readdirSync, readlinkSync, type Stats } from "node:fs";
 import {
   chmod,
   copyFile,
@@ -195,12 +195,46 @@ export async function copyTree(
   } = {},
 ): Promise<WalkResult> {
   if ((options.method ?? "auto") === "auto" && (await hasCp())) {
-    const [, walk] = await Promise.all([
-      runCp(source, target, options.signal),
-      walkTree(source, { signal: options.signal }),
-    ]);
+    const copying = runCp(source, target, options.signal);
+    copying.catch(() => {});
+    // The digest walk runs synchronously while cp works in its own process: no promise per
+    // entry, and the event loop has nothing else to do meanwhile.
+    let walk: WalkResult;
+    try {
+      walk = digestTreeSync(source);
+    } finally {
+      await copying;
+    }
     if (options.owner) await chownTree(target, options.owner);
     return walk;
   }
   return walkTree(source, { target, owner: options.owner, signal: options.signal });
+}
+
+/** The manifest digest of {@link walkTree}, computed with synchronous calls. */
+export function digestTreeSync(source: string): WalkResult {
+  const lines: string[] = [];
+  let bytes = 0;
+  const visit = (rel: string) => {
+    const dir = rel === "" ? source : join(source, rel);
+    for (const name of readdirSync(dir)) {
+      const childRel = rel === "" ? name : `${rel}/${name}`;
+      const path = join(source, childRel);
+      const stats = lstatSync(path);
+      if (stats.isDirectory()) {
+        lines.push(manifestLine(childRel, stats, undefined));
+        visit(childRel);
+      } else if (stats.isSymbolicLink())
+        lines.push(manifestLine(childRel, stats, readlinkSync(path)));
+      else {
+        bytes += stats.size;
+        lines.push(manifestLine(childRel, stats, undefined));
+      }
+    }
+  };
+  visit("");
+  lines.sort();
+  const hash = createHash("sha256");
+  for (const line of lines) hash.update(line);
+  return { digest: hash.digest("hex"), entries: lines.length, bytes };
 }

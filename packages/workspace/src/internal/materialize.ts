@@ -14,6 +14,7 @@ import {
 } from "./git-objects.js";
 import { type IndexEntry, serializeIndex } from "./index-writer.js";
 import type { ObjectReader } from "./object-reader.js";
+import { PackReader } from "./pack-reader.js";
 import { PackWriter } from "./pack-writer.js";
 
 /** The identity, date and message of the one workspace commit. */
@@ -51,6 +52,8 @@ export interface MaterializeResult {
 
 export interface MaterializeOptions {
   reader: ObjectReader;
+  /** The source's git folder (its pack indexes give the read order). */
+  sourceGitDir: string;
   /** Full id of the source commit. */
   commit: string;
   /** An existing empty folder to fill. */
@@ -168,7 +171,10 @@ export async function materialize(options: MaterializeOptions): Promise<Material
     if (list) list.push(file);
     else pathsByBlob.set(file.oid, [file]);
   }
-  const blobs = [...pathsByBlob.keys()];
+  // Read blobs in the source's storage order: delta chains resolve with their bases cached.
+  const index = new PackReader(options.sourceGitDir);
+  const blobs = index.storageOrder([...pathsByBlob.keys()]);
+  index.close();
   const pack = new PackWriter(options.compressionLevel);
   const newBlobId = new Map<string, string>();
   const sizes = new Map<string, number>();
@@ -281,7 +287,7 @@ export async function materialize(options: MaterializeOptions): Promise<Material
   await pack.write(join(gitDir, "objects/pack"));
   const indexEntries: IndexEntry[] = files.map((file) => ({
     path: file.path,
-    mode: Number.parseInt(file.mode, 8),
+    mode: file.mode === "120000" ? 0o120000 : file.mode === "100755" ? 0o100755 : 0o100644,
     oid: newBlobId.get(file.oid) ?? file.oid,
     size: sizes.get(file.oid) ?? 0,
   }));

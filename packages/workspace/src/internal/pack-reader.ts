@@ -100,7 +100,7 @@ export class PackReader {
     } catch {
       // no packs
     }
-    for (const name of names) {
+    for (const name of names.sort()) {
       if (!name.endsWith(".idx")) continue;
       const pack = join(packDir, `${name.slice(0, -4)}.pack`);
       try {
@@ -131,6 +131,21 @@ export class PackReader {
       }
     }
     return undefined;
+  }
+
+  /**
+   * Sorts ids into storage order (pack by pack, by offset; loose and unknown ids last, in
+   * their given order). Reading in this order keeps delta bases hot in any reader's cache.
+   */
+  storageOrder(oids: readonly string[]): string[] {
+    const keyed = oids.map((oid, index) => {
+      const found = this.find(Buffer.from(oid, "hex"));
+      const pack = found ? this.packs.indexOf(found.pack) : this.packs.length;
+      const offset = found ? (found.pack.offsets[found.index] ?? 0) : index;
+      return { oid, pack, offset };
+    });
+    keyed.sort((a, b) => a.pack - b.pack || a.offset - b.offset);
+    return keyed.map((entry) => entry.oid);
   }
 
   /** Reads one object, or undefined when it is neither packed here nor loose. */

@@ -1,0 +1,39 @@
+import { spawnSync } from "node:child_process";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import {
+  createDocsScratch,
+  type DocsScratch,
+  runPages,
+  shBlocks,
+  where,
+} from "./internal/docs-blocks.js";
+
+let scratch: DocsScratch;
+
+beforeAll(async () => {
+  scratch = await createDocsScratch();
+}, 60_000);
+
+afterAll(async () => {
+  await scratch?.remove();
+});
+
+describe("docs commands", () => {
+  it.each(runPages)("sh blocks of %s run in order", { timeout: 300_000 }, async (page) => {
+    const cwd = await scratch.project(page.replace(/[^A-Za-z0-9]+/g, "_"));
+    const pageBlocks = shBlocks.filter(
+      (candidate) => candidate.page === page && !candidate.flags.includes("no-run"),
+    );
+    for (const block of pageBlocks) {
+      const result = spawnSync("bash", ["-e", "-c", block.code], {
+        encoding: "utf8",
+        cwd,
+        env: scratch.env(),
+      });
+      if (result.status !== 0)
+        throw new Error(
+          `${where(block)}: exited ${result.status}\n--- stdout\n${result.stdout.slice(-3000)}\n--- stderr\n${result.stderr.slice(-3000)}`,
+        );
+    }
+  });
+});

@@ -1,0 +1,96 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { serialize } from "@distdebug/schema";
+import { testdir } from "@distdebug/test-utils";
+import { describe, expect, it } from "vitest";
+import { writeResultsFixture } from "./internal/results-fixture.js";
+import { loadResults } from "./load-results.js";
+import { inMemorySources } from "./sources.js";
+import { type ReportEvent, renderReport, writeReport } from "./write-report.js";
+
+describe("renderReport", () => {
+  it("writes an index and one page per attempt, with events", async () => {
+    const results = await testdir();
+    const { sources } = await writeResultsFixture(results);
+    const out = await testdir();
+    const events: ReportEvent[] = [];
+    const written = await writeReport({
+      results: [await loadResults(results)],
+      outDir: out,
+      sources,
+      onEvent: (event) => events.push(event),
+    });
+    expect(written.files).toHaveLength(7);
+    expect(written.files[0]).toBe("index.html");
+    expect(written.files).toContain("attempts/fixture-config/beta-2/attempt-2.html");
+    expect(events.at(-1)).toEqual({ type: "report-write", dir: out, files: 7 });
+    const index = await readFile(written.index, "utf8");
+    expect(index).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+    const failed = await readFile(
+      join(out, "attempts/fixture-config/beta-2/attempt-2.html"),
+      "utf8",
+    );
+    expect(failed).toContain('<dd data-fact="status">agent-error</dd>');
+    expect(failed).toContain("No valid diagnosis.json.");
+    expect(failed).toMatch(/class="gold-block miss"[\s\S]*pkg\/lease\.go:20-25/);
+  });
+
+  it("escapes everything an agent wrote", async () => {
+    const results = await testdir();
+    await writeResultsFixture(results);
+    const loaded = await loadResults(results);
+    const attempt = loaded.attempts[0]!;
+    attempt.trajectory!.steps.push({
+      type: "command",
+      command: "echo '<img src=x onerror=alert(1)>'",
+      exitCode: 0,
+      output: "<script>alert(1)</script>",
+    });
+    attempt.diagnosis!.summary = "</p><script>bad()</script>";
+    const files = await renderReport({ results: [loaded] });
+    const page = files.get("attempts/fixture-config/alpha-1/attempt-1.html")!;
+    expect(page).not.toContain("<script>");
+    expect(page).not.toContain("<img");
+    expect(page).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+  });
+
+  it("shows long files as windows around the marked lines, and says when source is missing", async () => {
+    const results = await testdir();
+    await writeResultsFixture(results);
+    const long = `${Array.from({ length: 1000 }, (_, index) => `line ${index + 1}`).join("\n")}\n`;
+    const files = await renderReport({
+      results: [await loadResults(results)],
+      sources: inMemorySources({ files: { "alpha-1": { "src/Server.java": long } } }),
+    });
+    const page = files.get("attempts/fixture-config/alpha-1/attempt-1.html")!;
+    const lines = [...page.matchAll(/data-line="(\d+)"/g)].map((match) => Number(match[1]));
+    expect(lines).toEqual([6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18]);
+    expect(page).toContain("&#8942; 5 lines");
+    expect(page).toContain("&#8942; 982 lines");
+    const other = files.get("attempts/fixture-config/gamma-3/attempt-2.html")!;
+    expect(other).toContain(
+      "Source not available for <code>app/node.py</code>, <code>app/other.py</code>.",
+    );
+  });
+
+  it("lists an invalid attempt file as a problem on the page, not a crash", async () => {
+    const results = await testdir();
+    await writeResultsFixture(results);
+    await writeFile(
+      join(results, "alpha-1/attempt-2/trajectory.json"),
+      serialize({ format: "distdebug.trajectory/1" }),
+    );
+    const loaded = await loadResults(results);
+    const attempt = loaded.attempts.find(
+      (candidate) => candidate.incidentId === "alpha-1" && candidate.attempt === 2,
+    )!;
+    expect(attempt.problems).toHaveLength(1);
+    expect(attempt.problems[0]).toMatch(
+      /alpha-1\/attempt-2\/trajectory\.json: not a valid trajectory/,
+    );
+    const files = await renderReport({ results: [loaded] });
+    expect(files.get("attempts/fixture-config/alpha-1/attempt-2.html")).toContain(
+      "No trajectory.json in this attempt.",
+    );
+  });
+});
