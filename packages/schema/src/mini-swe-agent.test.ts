@@ -36,7 +36,7 @@ describe("mini-swe-agent trajectories", () => {
     expect(trajectory.steps.filter((step) => step.type === "model-call")).toHaveLength(3);
     // Unknown fields are kept.
     expect(trajectory.extra?.instance_id).toBe("zookeeper-2845");
-    expect((trajectory.extra?.info as { config?: unknown }).config).toBeDefined();
+    expect((trajectory.extra?.info as { config?: unknown } | undefined)?.config).toBeDefined();
     // Observations consumed as command outputs are not repeated as messages.
     expect(
       trajectory.steps.filter((step) => step.type === "message").map((step) => step.role),

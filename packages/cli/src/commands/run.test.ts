@@ -1,8 +1,14 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseAttempt, parseDiagnosis, parseDiagnosisScores, parseSummary, parseTrajectory } from "@distdebug/schema";
+import {
+  parseAttempt,
+  parseDiagnosis,
+  parseDiagnosisScores,
+  parseSummary,
+  parseTrajectory,
+} from "@distdebug/schema";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { cliNodeArgs, repoRoot } from "../testing/spawn-cli.js";
@@ -10,7 +16,11 @@ import { cliNodeArgs, repoRoot } from "../testing/spawn-cli.js";
 const BUGS = ["--bug", "zklite-142", "--bug", "raftkv-311"];
 
 function cli(args: string[], cwd: string) {
-  return spawnSync(process.execPath, [...cliNodeArgs(), ...args], { cwd, encoding: "utf8", env: { ...process.env, CI: "true" } });
+  return spawnSync(process.execPath, [...cliNodeArgs(), ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { ...process.env, CI: "true" },
+  });
 }
 
 function startCli(args: string[], cwd: string): ChildProcess {
@@ -22,7 +32,9 @@ async function checkNothingHalf(outDir: string): Promise<number> {
   let whole = 0;
   let incidents: string[];
   try {
-    incidents = (await readdir(outDir, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    incidents = (await readdir(outDir, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
   } catch {
     return 0;
   }
@@ -32,7 +44,12 @@ async function checkNothingHalf(outDir: string): Promise<number> {
       const dir = join(outDir, incident, name);
       const record = parseAttempt(await readFile(join(dir, "attempt.json"), "utf8"));
       for (const [file, hash] of Object.entries(record.outputs)) {
-        expect(createHash("sha256").update(await readFile(join(dir, file))).digest("hex"), `${dir}/${file}`).toBe(hash);
+        expect(
+          createHash("sha256")
+            .update(await readFile(join(dir, file)))
+            .digest("hex"),
+          `${dir}/${file}`,
+        ).toBe(hash);
       }
       whole += 1;
     }
@@ -43,7 +60,9 @@ async function checkNothingHalf(outDir: string): Promise<number> {
 /** Every attempt folder of a results dir, each checked whole: all files present and valid. */
 async function checkResults(outDir: string, attempts: number): Promise<string[]> {
   const found: string[] = [];
-  for (const incident of (await readdir(outDir, { withFileTypes: true })).filter((entry) => entry.isDirectory())) {
+  for (const incident of (await readdir(outDir, { withFileTypes: true })).filter((entry) =>
+    entry.isDirectory(),
+  )) {
     const names = await readdir(join(outDir, incident.name));
     // No staging folder survives a finished run.
     expect(names.filter((name) => name.startsWith("."))).toEqual([]);
@@ -64,15 +83,33 @@ describe("distdebug run and score (real processes)", () => {
   it("runs the baseline through the CLI, then score prints the leaderboard row and writes summary.json", async () => {
     const work = await testdir();
     const cache = join(work, "cache");
-    const run = cli(["run", "--agent", "baseline", ...BUGS, "--runs", "2", "--out", "results/baseline", "--cache-dir", cache], work);
+    const run = cli(
+      [
+        "run",
+        "--agent",
+        "baseline",
+        ...BUGS,
+        "--runs",
+        "2",
+        "--out",
+        "results/baseline",
+        "--cache-dir",
+        cache,
+      ],
+      work,
+    );
     expect(run.stderr).toContain("attempts run");
     expect(run.status).toBe(0);
     const score = cli(["score", "results/baseline", "--attempts", "2", "--cache-dir", cache], work);
     expect(score.status).toBe(0);
-    const summary = parseSummary(await readFile(join(work, "results/baseline/summary.json"), "utf8"));
+    const summary = parseSummary(
+      await readFile(join(work, "results/baseline/summary.json"), "utf8"),
+    );
     expect(summary.counts.attempts).toBe(summary.counts.incidents * 2);
     const lines = score.stdout.trim().split("\n");
-    expect(lines[0]).toMatch(/^configuration\s+incidents\s+block coverage\s+block precision\s+file coverage\s+tokens\/run\s+failed$/);
+    expect(lines[0]).toMatch(
+      /^configuration\s+incidents\s+block coverage\s+block precision\s+file coverage\s+tokens\/run\s+failed$/,
+    );
     const coverage = summary.metrics.blockCoverage!;
     const shown = `${(coverage.mean * 100).toFixed(1)} [${(coverage.low * 100).toFixed(1)}, ${(coverage.high * 100).toFixed(1)}]`;
     expect(lines[2]).toContain(shown);
@@ -82,7 +119,18 @@ describe("distdebug run and score (real processes)", () => {
   it("survives SIGKILL at 20 points: every attempt complete exactly once, same summary as an uninterrupted run", async () => {
     const work = await testdir();
     const cache = join(work, "cache");
-    const args = ["run", "--agent", "baseline", ...BUGS, "--runs", "2", "--concurrency", "2", "--cache-dir", cache];
+    const args = [
+      "run",
+      "--agent",
+      "baseline",
+      ...BUGS,
+      "--runs",
+      "2",
+      "--concurrency",
+      "2",
+      "--cache-dir",
+      cache,
+    ];
     const clean = cli([...args, "--out", "clean"], work);
     expect(clean.status).toBe(0);
     const started = Date.now();
@@ -96,7 +144,10 @@ describe("distdebug run and score (real processes)", () => {
     };
     for (let point = 0; point < 20; point++) {
       // Every other run redoes finished attempts, so kills also land while one is replaced.
-      const child = startCli([...args, "--out", "crashed", ...(point % 2 === 1 ? ["--redo"] : [])], work);
+      const child = startCli(
+        [...args, "--out", "crashed", ...(point % 2 === 1 ? ["--redo"] : [])],
+        work,
+      );
       const delay = Math.round(full * (0.25 + 0.75 * random()));
       await new Promise((resolve) => setTimeout(resolve, delay));
       child.kill("SIGKILL");
@@ -118,10 +169,25 @@ describe("distdebug run and score (real processes)", () => {
   it("stops on SIGINT: exit non-zero, finished attempts kept, the rest marked interrupted or absent", async () => {
     const work = await testdir();
     const cache = join(work, "cache");
-    const child = spawn(process.execPath, [...cliNodeArgs(), "run", "--agent", "baseline", "--runs", "3", "--out", "out", "--cache-dir", cache], {
-      cwd: work,
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        ...cliNodeArgs(),
+        "run",
+        "--agent",
+        "baseline",
+        "--runs",
+        "3",
+        "--out",
+        "out",
+        "--cache-dir",
+        cache,
+      ],
+      {
+        cwd: work,
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     let stderr = "";
     child.stderr?.on("data", (chunk) => {
       stderr += chunk;
