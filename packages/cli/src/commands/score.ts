@@ -1,13 +1,13 @@
 import { resolve } from "node:path";
+import { formatLeaderboard } from "@distdebug/report";
 import { scoreResults } from "@distdebug/runner";
 import { serialize } from "@distdebug/schema";
 import { defineCommand, optionalString, parsePositiveInt, UsageError } from "../command.js";
-import { leaderboardTable } from "../render/leaderboard-table.js";
 
 export default defineCommand({
   usage: "score <results dir> [--attempts N] [--seed N]",
   description:
-    "Rescores every attempt of a results folder from its files against the gold on the pristine buggy tree, rewrites diagnosis_scores.json where it differs, writes summary.json and prints the leaderboard row (block coverage with 95% CI, block precision, file coverage, tokens/run, failed attempts). Pure: the same inputs give the same bytes.",
+    "Rescores every attempt of a results folder from its files against the gold on the pristine buggy tree, rewrites diagnosis_scores.json where it differs, writes summary.json and prints the leaderboard row (block coverage with 95% CI, block precision, file coverage, localization gap, tokens/run, cost/run, failed attempts). Pure: the same inputs give the same bytes.",
   options: {
     attempts: {
       type: "string",
@@ -34,7 +34,7 @@ export default defineCommand({
       );
       return 0;
     }
-    io.stdout(leaderboardTable([result.summary]));
+    io.stdout(formatLeaderboard([result.summary], { format: "text" }));
     if (result.stale.length > 0)
       io.stderr(
         `${result.stale.length} attempts belong to another config or dataset and were not counted; run distdebug run again to redo them\n`,
