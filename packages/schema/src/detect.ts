@@ -1,19 +1,7 @@
 import { type FormatKind, formatOf, formats, isFormatKind } from "./formats.js";
 import { isMiniSweAgentTrajectory } from "./mini-swe-agent.js";
 import { invalidFile, type ParseOptions, parseJsonInput, readFormatTag } from "./parse.js";
-import {
-  parseAttempt,
-  parseDatasetIndex,
-  parseDiagnosis,
-  parseDiagnosisScores,
-  parseGold,
-  parseIncident,
-  parseRunConfig,
-  parseRunInfo,
-  parseSubmissionManifest,
-  parseSummary,
-  parseTrajectory,
-} from "./parsers.js";
+import { parsersByKind } from "./parsers.js";
 
 /** What a file is: one of our kinds, or a mini-swe-agent trajectory (read as a trajectory). */
 export interface DetectedFormat {
@@ -21,20 +9,6 @@ export interface DetectedFormat {
   /** The `format` tag, or `mini-swe-agent-1.1` / `mini-swe-agent-legacy` for converted input. */
   tag: string;
 }
-
-const parsers = {
-  incident: parseIncident,
-  gold: parseGold,
-  diagnosis: parseDiagnosis,
-  trajectory: parseTrajectory,
-  diagnosis_scores: parseDiagnosisScores,
-  attempt: parseAttempt,
-  run: parseRunInfo,
-  summary: parseSummary,
-  config: parseRunConfig,
-  submission: parseSubmissionManifest,
-  dataset: parseDatasetIndex,
-} as const satisfies Record<FormatKind, (input: unknown, options?: ParseOptions) => unknown>;
 
 /**
  * Tells which kind of DistDebug file a value is, from its `format` field (or the shape of a
@@ -101,5 +75,5 @@ export function parseAnyFile(
 ): DetectedFormat & { value: unknown } {
   const value = parseJsonInput(input, options);
   const detected = detectFormat(value, options);
-  return { ...detected, value: parsers[detected.kind](value, options) };
+  return { ...detected, value: parsersByKind[detected.kind](value, options) };
 }

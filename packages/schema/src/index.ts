@@ -51,6 +51,7 @@ export {
   parseIncident,
   parseRunConfig,
   parseRunInfo,
+  parsersByKind,
   parseSubmissionManifest,
   parseSummary,
   parseTrajectory,

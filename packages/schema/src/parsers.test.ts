@@ -4,33 +4,9 @@ import { DistDebugError } from "./errors.js";
 import { formatOf, type formats } from "./formats.js";
 import type { InvalidFileData } from "./parse.js";
 import { serialize } from "./parse.js";
-import {
-  parseAttempt,
-  parseDatasetIndex,
-  parseDiagnosis,
-  parseDiagnosisScores,
-  parseGold,
-  parseIncident,
-  parseRunConfig,
-  parseRunInfo,
-  parseSubmissionManifest,
-  parseSummary,
-  parseTrajectory,
-} from "./parsers.js";
+import { parseDiagnosis, parseGold, parsersByKind } from "./parsers.js";
 
-const allParsers = {
-  incident: parseIncident,
-  gold: parseGold,
-  diagnosis: parseDiagnosis,
-  trajectory: parseTrajectory,
-  diagnosis_scores: parseDiagnosisScores,
-  attempt: parseAttempt,
-  run: parseRunInfo,
-  summary: parseSummary,
-  config: parseRunConfig,
-  submission: parseSubmissionManifest,
-  dataset: parseDatasetIndex,
-};
+const allParsers = parsersByKind;
 
 function invalid(fn: () => unknown): DistDebugError<InvalidFileData> {
   try {

@@ -1,4 +1,4 @@
-import { formats } from "./formats.js";
+import { type FormatKind, formats } from "./formats.js";
 import {
   convertMiniSweAgentTrajectory,
   isMiniSweAgentTrajectory,
@@ -55,3 +55,18 @@ export function parseTrajectory(input: unknown, options: ParseOptions = {}): Tra
     source,
   );
 }
+
+/** The parse function of every file kind, by kind. */
+export const parsersByKind = {
+  incident: parseIncident,
+  gold: parseGold,
+  diagnosis: parseDiagnosis,
+  trajectory: parseTrajectory,
+  diagnosis_scores: parseDiagnosisScores,
+  attempt: parseAttempt,
+  run: parseRunInfo,
+  summary: parseSummary,
+  config: parseRunConfig,
+  submission: parseSubmissionManifest,
+  dataset: parseDatasetIndex,
+} as const satisfies Record<FormatKind, (input: unknown, options?: ParseOptions) => unknown>;
