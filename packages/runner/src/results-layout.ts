@@ -13,6 +13,11 @@ export function runInfoPath(outDir: string): string {
   return join(outDir, "run.json");
 }
 
+/** `results/<config>/.run.lock`: held by the one run writing the folder. */
+export function runLockPath(outDir: string): string {
+  return join(outDir, ".run.lock");
+}
+
 /** `results/<config>/summary.json`. */
 export function summaryPath(outDir: string): string {
   return join(outDir, "summary.json");
@@ -21,4 +26,15 @@ export function summaryPath(outDir: string): string {
 /** `results/<config>/<incident>/attempt-<k>` (k from 1). */
 export function attemptDir(outDir: string, incidentId: string, attempt: number): string {
   return join(outDir, incidentId, `attempt-${attempt}`);
+}
+
+/** Start of an attempt's working folder name under the cache's `tmp/` (pid: whose it is). */
+export function workDirPrefix(incidentId: string, attempt: number): string {
+  return `${incidentId}-a${attempt}-p${process.pid}-`;
+}
+
+/** The pid in a working folder's name (see {@link workDirPrefix}), or undefined. */
+export function workDirOwner(name: string): number | undefined {
+  const match = /-a\d+-p(\d+)-[^-]*$/.exec(name);
+  return match ? Number(match[1]) : undefined;
 }

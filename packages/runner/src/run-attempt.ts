@@ -24,7 +24,7 @@ import type { DatasetIncident } from "./dataset/types.js";
 import type { AttemptPhase, RunEventListener } from "./events.js";
 import { sha256Hex } from "./hash.js";
 import type { PreparedIncident } from "./prepared-incident.js";
-import { ATTEMPT_FILES, attemptDir } from "./results-layout.js";
+import { ATTEMPT_FILES, attemptDir, workDirPrefix } from "./results-layout.js";
 
 /** Options of {@link runAttempt}. */
 export interface RunAttemptOptions {
@@ -92,7 +92,7 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
   const finalDir = attemptDir(options.outDir, incidentId, attempt);
   const staging = `${join(options.outDir, incidentId)}/.attempt-${attempt}.partial-${randomBytes(4).toString("hex")}`;
   await mkdir(staging, { recursive: true });
-  const work = await mkdtemp(join(options.tempDir, `${incidentId}-a${attempt}-`));
+  const work = await mkdtemp(join(options.tempDir, workDirPrefix(incidentId, attempt)));
   emit({ type: "attempt-start", incidentId, attempt });
 
   let phaseStart = Date.now();
@@ -278,8 +278,14 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
     sandbox: { backend, policy },
   };
   await writeFileAtomic(join(staging, ATTEMPT_FILES.attempt), serialize(record));
-  await rm(finalDir, { recursive: true, force: true });
+  // The old folder (an interrupted or redone attempt) is moved aside, not deleted first, so
+  // the window without an attempt folder is two renames long; a kill there redoes the attempt.
+  const replaced = `${staging.replace(".partial-", ".replaced-")}`;
+  await rename(finalDir, replaced).catch((failed: NodeJS.ErrnoException) => {
+    if (failed.code !== "ENOENT") throw failed;
+  });
   await rename(staging, finalDir);
+  await rm(replaced, { recursive: true, force: true });
   await rm(work, { recursive: true, force: true }).catch(() => {});
   emit({ type: "attempt-end", incidentId, attempt, record });
   return record;

@@ -1,4 +1,5 @@
-import { readdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import {
   loadConfig,
@@ -147,6 +148,35 @@ describe("runBenchmark", () => {
     await expect(
       runBenchmark({ config: config("other"), dataset, incidents, outDir, cacheDir }),
     ).rejects.toMatchObject({ code: "RESULTS_CONFLICT" });
+  });
+
+  it("refuses a second run on a results folder in use, and cleans what a killed run left", async () => {
+    const outDir = join(await testdir(), "results");
+    const incidents = dataset.incidents.slice(0, 1);
+    const incidentId = incidents[0]!.id;
+    // Leftovers of a killed run (pid 2^22 + 1 is above Linux's pid_max default: dead).
+    const dead = 4194305;
+    await mkdir(join(outDir, incidentId, ".attempt-1.partial-0badc0de"), { recursive: true });
+    await mkdir(join(outDir, incidentId, ".attempt-1.replaced-0badc0de"), { recursive: true });
+    await mkdir(join(cacheDir, "tmp", `${incidentId}-a1-p${dead}-AbC123`), { recursive: true });
+    await mkdir(join(cacheDir, "tmp", `${incidentId}-a1-p${process.pid}-Live12`), {
+      recursive: true,
+    });
+    await writeFile(join(outDir, ".run.lock"), `${dead}@${hostname()}\n`);
+    const first = runBenchmark({ config: config("busy"), dataset, incidents, outDir, cacheDir });
+    const second = runBenchmark({ config: config("busy"), dataset, incidents, outDir, cacheDir });
+    const settled = await Promise.allSettled([first, second]);
+    expect(settled.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+    const refused = settled.find((outcome) => outcome.status === "rejected");
+    expect(refused).toMatchObject({ reason: { code: "RESULTS_CONFLICT" } });
+    expect(refused?.reason.message).toContain(
+      `is in use by process ${process.pid}`,
+    );
+    expect((await readdir(join(outDir, incidentId))).sort()).toEqual(["attempt-1", "attempt-2"]);
+    expect(await readdir(outDir)).not.toContain(".run.lock");
+    const temp = await readdir(join(cacheDir, "tmp"));
+    expect(temp).toContain(`${incidentId}-a1-p${process.pid}-Live12`);
+    expect(temp.filter((name) => name.includes(`-p${dead}-`))).toEqual([]);
   });
 
   it("gives agent errors their status and scores them 0, and keeps infra errors apart", async () => {

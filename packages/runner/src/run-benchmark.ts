@@ -2,9 +2,11 @@ import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import {
   type Attempt,
+  acquireFileLock,
   DistDebugError,
   parseAttempt,
   parseRunInfo,
+  processAlive,
   type RunConfig,
   resolveConfigEnv,
   serialize,
@@ -16,7 +18,13 @@ import { defaultCacheDir } from "./dataset/build-repository.js";
 import type { Dataset, DatasetIncident } from "./dataset/types.js";
 import type { RunEventListener } from "./events.js";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
-import { ATTEMPT_FILES, attemptDir, runInfoPath } from "./results-layout.js";
+import {
+  ATTEMPT_FILES,
+  attemptDir,
+  runInfoPath,
+  runLockPath,
+  workDirOwner,
+} from "./results-layout.js";
 import { runAttempt } from "./run-attempt.js";
 import { attemptInputHash, buildRunInfo, configHash } from "./run-info.js";
 
@@ -80,8 +88,16 @@ export async function readFinishedAttempt(
   }
 }
 
-/** Removes staging folders that a killed run left behind. */
-async function removeStaleStaging(outDir: string, incidentIds: readonly string[]): Promise<void> {
+/**
+ * Removes what a killed run left behind: staging and moved-aside attempt folders in the
+ * results (safe: the caller holds the results folder's lock) and working folders of dead
+ * processes in the cache's `tmp/` (those of live runs stay).
+ */
+async function removeLeftovers(
+  outDir: string,
+  incidentIds: readonly string[],
+  tempDir: string,
+): Promise<void> {
   for (const id of incidentIds) {
     let names: string[];
     try {
@@ -90,10 +106,15 @@ async function removeStaleStaging(outDir: string, incidentIds: readonly string[]
       continue;
     }
     for (const name of names) {
-      if (name.startsWith(".attempt-") && name.includes(".partial-")) {
+      if (/^\.attempt-\d+\.(partial|replaced)-/.test(name)) {
         await rm(join(outDir, id, name), { recursive: true, force: true });
       }
     }
+  }
+  for (const name of await readdir(tempDir).catch(() => [] as string[])) {
+    const owner = workDirOwner(name);
+    if (owner !== undefined && !processAlive(owner))
+      await rm(join(tempDir, name), { recursive: true, force: true });
   }
 }
 
@@ -185,112 +206,126 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
   const tempDir = join(cacheDir, "tmp");
   await mkdir(options.outDir, { recursive: true });
   await mkdir(tempDir, { recursive: true });
-  await claimResultsDir({ ...options, config }, emit);
-  await removeStaleStaging(
-    options.outDir,
-    incidents.map((incident) => incident.id),
-  );
-
-  const hashOfConfig = configHash(config);
-  const records = new Map<string, Attempt>();
-  const jobs: { incident: DatasetIncident; attempt: number; inputHash: string }[] = [];
-  for (const incident of incidents) {
-    for (let attempt = 1; attempt <= attemptsPerIncident; attempt++) {
-      const inputHash = attemptInputHash({
-        configHash: hashOfConfig,
-        datasetDigest: options.dataset.digest,
-        incidentId: incident.id,
-        attempt,
-      });
-      const finished = options.redo
-        ? undefined
-        : await readFinishedAttempt(attemptDir(options.outDir, incident.id, attempt), inputHash);
-      if (finished) {
-        records.set(`${incident.id}/${attempt}`, finished);
-        emit({ type: "attempt-skip", incidentId: incident.id, attempt, status: finished.status });
-      } else jobs.push({ incident, attempt, inputHash });
-    }
-  }
-  for (const incident of incidents) {
-    if (!incident.scorable) {
-      emit({
-        type: "run-warn",
-        message: `${incident.id} has no gold labels: its diagnoses are recorded but not scored`,
-      });
-    }
-  }
-  emit({
-    type: "run-start",
-    name: config.name ?? "run",
-    outDir: options.outDir,
-    incidents: incidents.length,
-    attempts: incidents.length * attemptsPerIncident,
-    pending: jobs.length,
+  // One run per results folder at a time; a lock left by a killed run is broken.
+  const lock = await acquireFileLock(runLockPath(options.outDir), {
+    wait: false,
+    code: "RESULTS_CONFLICT",
+    what: `the results folder ${options.outDir}`,
   });
-
-  // Each incident is prepared once (repository, base workspace, gold, scorer) and shared.
-  const prepared = new Map<string, Promise<PreparedIncident>>();
-  const prepare = (incident: DatasetIncident) => {
-    let entry = prepared.get(incident.id);
-    if (!entry) {
-      entry = prepareIncident({ incident, cacheDir, signal });
-      prepared.set(incident.id, entry);
-    }
-    return entry;
-  };
-
-  let ran = 0;
-  let next = 0;
-  const worker = async () => {
-    while (!signal.aborted) {
-      const job = jobs[next++];
-      if (!job) return;
-      const record = await runAttempt({
-        incident: job.incident,
-        prepared: prepare(job.incident),
-        attempt: job.attempt,
-        outDir: options.outDir,
-        config,
-        resolvedConfig,
-        agent,
-        inputHash: job.inputHash,
-        tempDir,
-        signal,
-        onEvent: emit,
-      });
-      ran += 1;
-      records.set(`${job.incident.id}/${job.attempt}`, record);
-    }
-  };
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length)) }, worker),
-  );
-
-  const attempts: Attempt[] = [];
-  for (const incident of incidents) {
-    for (let attempt = 1; attempt <= attemptsPerIncident; attempt++) {
-      const record = records.get(`${incident.id}/${attempt}`);
-      if (record) attempts.push(record);
-    }
+  try {
+    await claimResultsDir({ ...options, config }, emit);
+    await removeLeftovers(
+      options.outDir,
+      incidents.map((incident) => incident.id),
+      tempDir,
+    );
+    return await runJobs();
+  } finally {
+    await lock.release();
   }
-  const failed = attempts.filter(
-    (record) => record.status === "agent-error" || record.status === "limit-exceeded",
-  ).length;
-  const infraErrors = attempts.filter((record) => record.status === "infra-error").length;
-  emit({
-    type: "run-end",
-    done: attempts.length,
-    skipped: attempts.length - ran,
-    failed,
-    infraErrors,
-    interrupted: signal.aborted,
-    durationMs: Date.now() - started,
-  });
-  return {
-    outDir: options.outDir,
-    attempts,
-    ran,
-    reused: attempts.length - ran,
-    interrupted: signal.aborted,
-  };
+
+  async function runJobs(): Promise<RunBenchmarkResult> {
+    const hashOfConfig = configHash(config);
+    const records = new Map<string, Attempt>();
+    const jobs: { incident: DatasetIncident; attempt: number; inputHash: string }[] = [];
+    for (const incident of incidents) {
+      for (let attempt = 1; attempt <= attemptsPerIncident; attempt++) {
+        const inputHash = attemptInputHash({
+          configHash: hashOfConfig,
+          datasetDigest: options.dataset.digest,
+          incidentId: incident.id,
+          attempt,
+        });
+        const finished = options.redo
+          ? undefined
+          : await readFinishedAttempt(attemptDir(options.outDir, incident.id, attempt), inputHash);
+        if (finished) {
+          records.set(`${incident.id}/${attempt}`, finished);
+          emit({ type: "attempt-skip", incidentId: incident.id, attempt, status: finished.status });
+        } else jobs.push({ incident, attempt, inputHash });
+      }
+    }
+    for (const incident of incidents) {
+      if (!incident.scorable) {
+        emit({
+          type: "run-warn",
+          message: `${incident.id} has no gold labels: its diagnoses are recorded but not scored`,
+        });
+      }
+    }
+    emit({
+      type: "run-start",
+      name: config.name ?? "run",
+      outDir: options.outDir,
+      incidents: incidents.length,
+      attempts: incidents.length * attemptsPerIncident,
+      pending: jobs.length,
+    });
+
+    // Each incident is prepared once (repository, base workspace, gold, scorer) and shared.
+    const prepared = new Map<string, Promise<PreparedIncident>>();
+    const prepare = (incident: DatasetIncident) => {
+      let entry = prepared.get(incident.id);
+      if (!entry) {
+        entry = prepareIncident({ incident, cacheDir, signal });
+        prepared.set(incident.id, entry);
+      }
+      return entry;
+    };
+
+    let ran = 0;
+    let next = 0;
+    const worker = async () => {
+      while (!signal.aborted) {
+        const job = jobs[next++];
+        if (!job) return;
+        const record = await runAttempt({
+          incident: job.incident,
+          prepared: prepare(job.incident),
+          attempt: job.attempt,
+          outDir: options.outDir,
+          config,
+          resolvedConfig,
+          agent,
+          inputHash: job.inputHash,
+          tempDir,
+          signal,
+          onEvent: emit,
+        });
+        ran += 1;
+        records.set(`${job.incident.id}/${job.attempt}`, record);
+      }
+    };
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length)) }, worker),
+    );
+
+    const attempts: Attempt[] = [];
+    for (const incident of incidents) {
+      for (let attempt = 1; attempt <= attemptsPerIncident; attempt++) {
+        const record = records.get(`${incident.id}/${attempt}`);
+        if (record) attempts.push(record);
+      }
+    }
+    const failed = attempts.filter(
+      (record) => record.status === "agent-error" || record.status === "limit-exceeded",
+    ).length;
+    const infraErrors = attempts.filter((record) => record.status === "infra-error").length;
+    emit({
+      type: "run-end",
+      done: attempts.length,
+      skipped: attempts.length - ran,
+      failed,
+      infraErrors,
+      interrupted: signal.aborted,
+      durationMs: Date.now() - started,
+    });
+    return {
+      outDir: options.outDir,
+      attempts,
+      ran,
+      reused: attempts.length - ran,
+      interrupted: signal.aborted,
+    };
+  }
 }

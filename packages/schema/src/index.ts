@@ -30,6 +30,13 @@ export { Artifact, Incident, IncidentCategory, RepositoryRef } from "./incident.
 export type { FileIssue } from "./internal/issues.js";
 export { jsonSchemaFiles, jsonSchemaOf } from "./json-schema.js";
 export {
+  type AcquireFileLockOptions,
+  acquireFileLock,
+  type FileLock,
+  processAlive,
+  withFileLock,
+} from "./lock.js";
+export {
   convertMiniSweAgentTrajectory,
   isMiniSweAgentTrajectory,
   MiniSweAgentMessage,

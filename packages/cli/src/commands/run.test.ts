@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -15,6 +15,11 @@ import { cliNodeArgs, repoRoot } from "../testing/spawn-cli.js";
 
 const BUGS = ["--bug", "zklite-142", "--bug", "raftkv-311"];
 
+/** `distdebug run` of the baseline on two incidents, `runs` attempts each, with its own cache. */
+function baselineRun(cache: string, runs: number): string[] {
+  return ["run", "--agent", "baseline", ...BUGS, "--runs", String(runs), "--cache-dir", cache];
+}
+
 function cli(args: string[], cwd: string) {
   return spawnSync(process.execPath, [...cliNodeArgs(), ...args], {
     cwd,
@@ -23,8 +28,34 @@ function cli(args: string[], cwd: string) {
   });
 }
 
-function startCli(args: string[], cwd: string): ChildProcess {
-  return spawn(process.execPath, [...cliNodeArgs(), ...args], { cwd, stdio: "ignore" });
+/** A CLI run in a child process; `exited` is set up at spawn, so no exit is ever missed. */
+function startCli(args: string[], cwd: string) {
+  const child = spawn(process.execPath, [...cliNodeArgs(), ...args], {
+    cwd,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, CI: "true" },
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  let lines = 0;
+  let text = "";
+  const waiters: { count: number; resolve: () => void }[] = [];
+  child.stderr?.on("data", (chunk: Buffer) => {
+    text += chunk.toString("utf8");
+    lines = text.split("\n").length - 1;
+    for (const waiter of waiters.filter((w) => lines >= w.count)) waiter.resolve();
+  });
+  /** Resolves once the run printed `count` lines (or ended). */
+  const linesPrinted = (count: number) =>
+    Promise.race([
+      exited.then(() => undefined),
+      new Promise<void>((resolve) => {
+        if (lines >= count) resolve();
+        else waiters.push({ count, resolve });
+      }),
+    ]);
+  return { child, exited, linesPrinted, stderr: () => text };
 }
 
 /** After a kill: every attempt folder that exists is whole (attempt.json valid, outputs match their hashes). */
@@ -57,6 +88,16 @@ async function checkNothingHalf(outDir: string): Promise<number> {
   return whole;
 }
 
+/** True when some incident folder holds a staging or moved-aside attempt folder. */
+async function hasStaging(outDir: string): Promise<boolean> {
+  for (const entry of await readdir(outDir, { withFileTypes: true }).catch(() => [])) {
+    if (!entry.isDirectory()) continue;
+    const names = await readdir(join(outDir, entry.name));
+    if (names.some((name) => name.startsWith(".attempt-"))) return true;
+  }
+  return false;
+}
+
 /** Every attempt folder of a results dir, each checked whole: all files present and valid. */
 async function checkResults(outDir: string, attempts: number): Promise<string[]> {
   const found: string[] = [];
@@ -83,21 +124,7 @@ describe("distdebug run and score (real processes)", () => {
   it("runs the baseline through the CLI, then score prints the leaderboard row and writes summary.json", async () => {
     const work = await testdir();
     const cache = join(work, "cache");
-    const run = cli(
-      [
-        "run",
-        "--agent",
-        "baseline",
-        ...BUGS,
-        "--runs",
-        "2",
-        "--out",
-        "results/baseline",
-        "--cache-dir",
-        cache,
-      ],
-      work,
-    );
+    const run = cli([...baselineRun(cache, 2), "--out", "results/baseline"], work);
     expect(run.stderr).toContain("attempts run");
     expect(run.status).toBe(0);
     const score = cli(["score", "results/baseline", "--attempts", "2", "--cache-dir", cache], work);
@@ -116,60 +143,57 @@ describe("distdebug run and score (real processes)", () => {
     expect(lines[2]).toMatch(/^baseline\s/);
   });
 
-  // Opt-in (DISTDEBUG_CRASH_TEST=1): in the full suite it ran past 10 minutes here; see issue 8's note.
-  it.runIf(process.env.DISTDEBUG_CRASH_TEST === "1")(
-    "survives SIGKILL at 20 points: every attempt complete exactly once, same summary as an uninterrupted run",
-    async () => {
-      const work = await testdir();
-      const cache = join(work, "cache");
-      const args = [
-        "run",
-        "--agent",
-        "baseline",
-        ...BUGS,
-        "--runs",
-        "2",
-        "--concurrency",
-        "2",
-        "--cache-dir",
-        cache,
-      ];
-      const clean = cli([...args, "--out", "clean"], work);
-      expect(clean.status).toBe(0);
-      const started = Date.now();
-      cli([...args, "--out", "timing", "--redo"], work);
-      const full = Date.now() - started;
-      // A seeded walk over kill times spread across a whole run (startup included).
-      let seed = 7;
-      const random = () => {
-        seed = (seed * 1103515245 + 12345) % 2147483648;
-        return seed / 2147483648;
-      };
-      for (let point = 0; point < 20; point++) {
-        // Every other run redoes finished attempts, so kills also land while one is replaced.
-        const child = startCli(
-          [...args, "--out", "crashed", ...(point % 2 === 1 ? ["--redo"] : [])],
-          work,
-        );
-        const delay = Math.round(full * (0.25 + 0.75 * random()));
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        child.kill("SIGKILL");
-        await new Promise((resolve) => child.once("exit", resolve));
-        await checkNothingHalf(join(work, "crashed"));
+  it("survives SIGKILL at 20 points: every attempt complete exactly once, same summary as an uninterrupted run", async () => {
+    const work = await testdir();
+    const cache = join(work, "cache");
+    const args = [...baselineRun(cache, 2), "--concurrency", "2"];
+    const clean = cli([...args, "--out", "clean"], work);
+    expect(clean.status).toBe(0);
+    // A seeded walk over kill points: after the k-th line the run printed (its start line,
+    // then one per finished attempt) plus a random delay, so kills land in every phase.
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const seen = new Set<string>();
+    let killed = 0;
+    for (let point = 0; point < 20; point++) {
+      // Most runs redo finished attempts (so each has work to be killed in, including the
+      // replacing of a finished attempt); every fourth resumes whatever the last kill left.
+      const run = startCli(
+        [...args, "--out", "crashed", ...(point % 4 === 3 ? [] : ["--redo"])],
+        work,
+      );
+      // The start line says how many attempts this run has to do.
+      await run.linesPrinted(1);
+      const pending = Number(/(\d+) to run/.exec(run.stderr())?.[1] ?? 0);
+      await run.linesPrinted(1 + Math.floor(random() * pending));
+      await new Promise((resolve) => setTimeout(resolve, Math.round(random() * 300)));
+      if (run.child.exitCode === null && run.child.signalCode === null) {
+        run.child.kill("SIGKILL");
+        killed += 1;
       }
-      const resumed = cli([...args, "--out", "crashed"], work);
-      expect(resumed.status).toBe(0);
-      const crashed = await checkResults(join(work, "crashed"), 2);
-      expect(crashed).toEqual(await checkResults(join(work, "clean"), 2));
-      const a = cli(["score", "clean", "--cache-dir", cache, "--json"], work);
-      const b = cli(["score", "crashed", "--cache-dir", cache, "--json"], work);
-      const summaryA = JSON.parse(a.stdout).summary;
-      const summaryB = JSON.parse(b.stdout).summary;
-      expect(summaryB.metrics).toEqual(summaryA.metrics);
-      expect(summaryB.counts).toEqual(summaryA.counts);
-    },
-    600_000,
-  );
+      await run.exited;
+      const whole = await checkNothingHalf(join(work, "crashed"));
+      seen.add(`${whole}:${await hasStaging(join(work, "crashed"))}`);
+    }
+    // The kills hit runs mid-way (not only before start or after the end).
+    expect(killed, [...seen].join(" ")).toBeGreaterThanOrEqual(12);
+    expect(seen.size, [...seen].join(" ")).toBeGreaterThanOrEqual(3);
+    const resumed = cli([...args, "--out", "crashed"], work);
+    expect(resumed.status, resumed.stderr).toBe(0);
+    const crashed = await checkResults(join(work, "crashed"), 2);
+    expect(crashed).toEqual(await checkResults(join(work, "clean"), 2));
+    expect(await readdir(join(work, "crashed"))).not.toContain(".run.lock");
+    expect(await readdir(join(cache, "tmp"))).toEqual([]);
+    const a = cli(["score", "clean", "--cache-dir", cache, "--json"], work);
+    const b = cli(["score", "crashed", "--cache-dir", cache, "--json"], work);
+    const summaryA = JSON.parse(a.stdout).summary;
+    const summaryB = JSON.parse(b.stdout).summary;
+    expect(summaryB.metrics).toEqual(summaryA.metrics);
+    expect(summaryB.counts).toEqual(summaryA.counts);
+  }, 300_000);
 
   it("stops on SIGINT: exit non-zero, finished attempts kept, the rest marked interrupted or absent", async () => {
     const work = await testdir();

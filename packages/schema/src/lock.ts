@@ -1,0 +1,144 @@
+import { randomBytes } from "node:crypto";
+import { link, readdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { DistDebugError } from "./errors.js";
+
+/** True when a process with this id runs on this machine (or exists and we may not signal it). */
+export function processAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** A lock file held by this process; {@link FileLock.release} removes it. */
+export interface FileLock {
+  readonly path: string;
+  release(): Promise<void>;
+}
+
+/** Options of {@link acquireFileLock}. */
+export interface AcquireFileLockOptions {
+  /** Wait (polling) while another live process holds the lock; default true. */
+  wait?: boolean;
+  /** Give up waiting after this long; default 30 minutes. */
+  timeoutMs?: number;
+  signal?: AbortSignal | undefined;
+  /** Error code when the lock is held (no wait) or the wait times out; default `LOCK_HELD`. */
+  code?: string;
+  /** Says what the lock protects, for the error message (e.g. "the results folder x"). */
+  what?: string;
+}
+
+/** Who holds a lock: `<pid>@<host>`, or undefined for an unreadable or foreign-format file. */
+async function ownerOf(
+  path: string,
+): Promise<{ pid: number; host: string; raw: string } | undefined> {
+  const raw = (await readFile(path, "utf8").catch(() => "")).trim();
+  const at = raw.lastIndexOf("@");
+  if (at <= 0) return undefined;
+  return { pid: Number(raw.slice(0, at)), host: raw.slice(at + 1), raw };
+}
+
+/** Removes lock drafts (`.<name>.<pid>-<hex>`) that processes killed mid-take left next to `path`. */
+async function removeDeadDrafts(path: string): Promise<void> {
+  const prefix = `.${basename(path)}.`;
+  const names = await readdir(dirname(path)).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length).split("-")[0]);
+    if (Number.isInteger(pid) && !processAlive(pid))
+      await unlink(join(dirname(path), name)).catch(() => {});
+  }
+}
+
+/**
+ * Takes an exclusive lock file holding `<pid>@<host>`. The file is written whole under a
+ * temporary name and hard-linked into place, so a lock is never seen empty, even when its
+ * taker is killed mid-way. A lock left by a dead process on this host is broken; a lock
+ * held by a live process is waited for (or refused with `wait: false`).
+ *
+ * @example
+ * ```ts
+ * const lock = await acquireFileLock("results/x/.run.lock", { wait: false, what: "results/x" });
+ * try { ... } finally { await lock.release(); }
+ * ```
+ */
+export async function acquireFileLock(
+  path: string,
+  options: AcquireFileLockOptions = {},
+): Promise<FileLock> {
+  const me = `${process.pid}@${hostname()}`;
+  const deadline = Date.now() + (options.timeoutMs ?? 30 * 60_000);
+  const code = options.code ?? "LOCK_HELD";
+  const what = options.what ?? path;
+  const temp = join(
+    dirname(path),
+    `.${basename(path)}.${process.pid}-${randomBytes(4).toString("hex")}`,
+  );
+  await removeDeadDrafts(path);
+  await writeFile(temp, `${me}\n`);
+  try {
+    for (;;) {
+      try {
+        await link(temp, path);
+        return {
+          path,
+          release: async () => {
+            const owner = await ownerOf(path);
+            if (owner?.raw === me) await unlink(path).catch(() => {});
+          },
+        };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      }
+      const owner = await ownerOf(path);
+      const stale =
+        owner === undefined
+          ? // Not written by this code (or torn by hand): stale once it is a minute old.
+            Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? 0) > 60_000
+          : owner.host === hostname() && !processAlive(owner.pid);
+      if (stale) {
+        await unlink(path).catch(() => {});
+        continue;
+      }
+      const holder = owner ? `process ${owner.pid} on ${owner.host}` : "an unknown process";
+      if (options.wait === false)
+        throw new DistDebugError({
+          code,
+          message: `${what} is in use by ${holder} (lock ${path}); wait for it to end, or remove the lock if no distdebug process is running`,
+          data: { lockPath: path, owner: owner?.raw },
+        });
+      if (options.signal?.aborted)
+        throw new DistDebugError({ code: "ABORTED", message: `aborted while waiting for ${path}` });
+      if (Date.now() > deadline)
+        throw new DistDebugError({
+          code,
+          message: `timed out waiting for ${what} (lock ${path}, held by ${holder}); remove the lock if no distdebug process is running`,
+          data: { lockPath: path, owner: owner?.raw },
+        });
+      await sleep(50 + Math.random() * 100);
+    }
+  } finally {
+    await unlink(temp).catch(() => {});
+  }
+}
+
+/** Runs `fn` holding the lock file `path` (see {@link acquireFileLock}). */
+export async function withFileLock<T>(
+  path: string,
+  fn: () => Promise<T>,
+  options: AcquireFileLockOptions = {},
+): Promise<T> {
+  const lock = await acquireFileLock(path, options);
+  try {
+    return await fn();
+  } finally {
+    await lock.release();
+  }
+}
