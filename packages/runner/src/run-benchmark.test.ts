@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { appendFile, cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import {
@@ -148,6 +148,31 @@ describe("runBenchmark", () => {
     await expect(
       runBenchmark({ config: config("other"), dataset, incidents, outDir, cacheDir }),
     ).rejects.toMatchObject({ code: "RESULTS_CONFLICT" });
+  });
+
+  it("redoes attempts when the dataset changes after a run", async () => {
+    const copy = join(await testdir(), "dataset");
+    await cp(exampleDir, copy, { recursive: true });
+    const before = await loadDataset(copy);
+    const incidents = before.incidents.slice(0, 1);
+    const outDir = join(await testdir(), "results");
+    const options = { config: config("data"), outDir, cacheDir, attempts: 1 };
+    expect((await runBenchmark({ ...options, dataset: before, incidents })).ran).toBe(1);
+    expect((await runBenchmark({ ...options, dataset: before, incidents })).ran).toBe(0);
+    await appendFile(join(incidents[0]!.dir, "report.md"), "\nOne more line from the reporter.\n");
+    const after = await loadDataset(copy);
+    expect(after.digest).not.toBe(before.digest);
+    const warnings: string[] = [];
+    const redone = await runBenchmark({
+      ...options,
+      dataset: after,
+      incidents: after.incidents.slice(0, 1),
+      onEvent: (event) => {
+        if (event.type === "run-warn") warnings.push(event.message);
+      },
+    });
+    expect(redone.ran).toBe(1);
+    expect(warnings.join("\n")).toMatch(/the dataset changed since the last run/);
   });
 
   it("refuses a second run on a results folder in use, and cleans what a killed run left", async () => {
