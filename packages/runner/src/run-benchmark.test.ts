@@ -194,9 +194,7 @@ describe("runBenchmark", () => {
     expect(settled.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
     const refused = settled.find((outcome) => outcome.status === "rejected");
     expect(refused).toMatchObject({ reason: { code: "RESULTS_CONFLICT" } });
-    expect(refused?.reason.message).toContain(
-      `is in use by process ${process.pid}`,
-    );
+    expect(refused?.reason.message).toContain(`is in use by process ${process.pid}`);
     expect((await readdir(join(outDir, incidentId))).sort()).toEqual(["attempt-1", "attempt-2"]);
     expect(await readdir(outDir)).not.toContain(".run.lock");
     const temp = await readdir(join(cacheDir, "tmp"));
