@@ -136,18 +136,37 @@ async function checkResults(outDir: string, attempts: number): Promise<string[]>
 }
 
 describe("distdebug run and score (real processes)", () => {
-  it("runs the baseline through the CLI, then score prints the leaderboard row and writes summary.json", async () => {
+  it("runs the baseline on the whole example dataset through the CLI, then score prints the leaderboard row and writes summary.json", async () => {
     const work = await testdir();
     const cache = join(work, "cache");
-    const run = cli([...baselineRun(cache, 2), "--out", "results/baseline"], work);
-    expect(run.stderr).toContain("attempts run");
+    const run = cli(
+      [
+        "run",
+        "--agent",
+        "baseline",
+        "--runs",
+        "3",
+        "--out",
+        "results/baseline",
+        "--cache-dir",
+        cache,
+      ],
+      work,
+    );
+    expect(run.stderr).toContain("33 attempts run, 0 reused");
     expect(run.status).toBe(0);
-    const score = cli(["score", "results/baseline", "--attempts", "2", "--cache-dir", cache], work);
+    // Every attempt of the 11 incidents is whole: all four files present and valid.
+    expect(await checkResults(join(work, "results/baseline"), 3)).toHaveLength(33);
+    const score = cli(["score", "results/baseline", "--attempts", "3", "--cache-dir", cache], work);
     expect(score.status).toBe(0);
     const summary = parseSummary(
       await readFile(join(work, "results/baseline/summary.json"), "utf8"),
     );
-    expect(summary.counts.attempts).toBe(summary.counts.incidents * 2);
+    expect(summary.counts.incidents).toBe(11);
+    expect(summary.counts.attempts).toBe(33);
+    // The baseline is a real lower bound: it reaches some causal blocks, not all.
+    expect(summary.metrics.blockCoverage!.mean).toBeGreaterThan(0.1);
+    expect(summary.metrics.blockCoverage!.mean).toBeLessThan(0.9);
     const lines = score.stdout.trim().split("\n");
     expect(lines[0]).toMatch(
       /^configuration\s+incidents\s+block coverage\s+block precision\s+file coverage\s+localization gap\s+tokens\/run\s+cost\/run\s+failed$/,
