@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { createEvaluator, directoryReader, scoreMissingDiagnosis } from "@distdebug/evaluator";
 import type { Diagnosis, DiagnosisScores, Gold } from "@distdebug/schema";
-import { checkLeakage, prepareWorkspace } from "@distdebug/workspace";
+import { checkLeakage, openRepository, prepareWorkspace } from "@distdebug/workspace";
 import { buildIncidentRepository } from "./dataset/build-repository.js";
 import { loadGold } from "./dataset/gold.js";
 import { type IncidentTask, incidentTask } from "./dataset/task.js";
@@ -32,19 +32,33 @@ export interface PrepareIncidentOptions {
 }
 
 /**
- * Prepares an incident for its attempts (see {@link PreparedIncident}). Scoring always reads
- * the base workspace in the cache, never an agent's possibly edited copy.
+ * Prepares an incident for its attempts (see {@link PreparedIncident}). A repository stored
+ * as data is built offline; a remote one (the catalog) is cloned once into the cache, which
+ * needs network. Scoring always reads the base workspace in the cache, never an agent's
+ * possibly edited copy.
  */
 export async function prepareIncident(options: PrepareIncidentOptions): Promise<PreparedIncident> {
   const { incident, cacheDir } = options;
-  const repository = await buildIncidentRepository(incident, {
-    cacheDir,
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
+  const workspaceCache = join(cacheDir, "workspaces");
+  // A repository stored as data is built offline; a remote one is cloned once into the cache.
+  const repository =
+    incident.repository.kind === "remote"
+      ? {
+          gitdir: await openRepository({
+            source: incident.repository.url,
+            commit: incident.repository.buggyCommit,
+            cacheDir: workspaceCache,
+            signal: options.signal,
+          }),
+          buggyCommit: incident.repository.buggyCommit,
+        }
+      : await buildIncidentRepository(incident, {
+          cacheDir,
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
   const gold = await loadGold(incident);
   const task = await incidentTask(incident);
   const needles = gold?.needles ?? [];
-  const workspaceCache = join(cacheDir, "workspaces");
   let baseDir: string | undefined;
   const materialize = async (dir: string, signal?: AbortSignal) => {
     const result = await prepareWorkspace({

@@ -268,6 +268,9 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
       let entry = prepared.get(incident.id);
       if (!entry) {
         entry = prepareIncident({ incident, cacheDir, signal });
+        // Awaited by each attempt, which records a failure as its infra error; until then the
+        // rejection must not count as unhandled (Node would end the process).
+        entry.catch(() => {});
         prepared.set(incident.id, entry);
       }
       return entry;

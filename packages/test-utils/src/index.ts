@@ -1,3 +1,4 @@
+export { type GitHttpServer, gitHttpServer } from "./git-http-server.js";
 export {
   type FixtureCommit,
   type FixtureRepo,

@@ -15,6 +15,7 @@ export {
   REDACTION_BYTE,
   scrubNeedles,
 } from "./needles.js";
+export { type OpenRepositoryOptions, openRepository } from "./open-repository.js";
 export {
   type Owner,
   type PrepareWorkspaceOptions,

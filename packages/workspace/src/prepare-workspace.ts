@@ -7,9 +7,10 @@ import { openReader } from "./engine.js";
 import type { WorkspaceEvent } from "./events.js";
 import { chownTree, copyTree, digestTreeSync, type Owner } from "./internal/copy-tree.js";
 import { type MaterializeResult, materialize, type Replacement } from "./internal/materialize.js";
-import { defaultCacheDir, openSource, sourceKey } from "./internal/source-repo.js";
+import { defaultCacheDir, sourceKey } from "./internal/source-repo.js";
 import { removeStaleSiblings, tempSibling, withLock } from "./internal/temp-files.js";
 import { compileNeedles } from "./needles.js";
+import { openRepository } from "./open-repository.js";
 
 export type { Owner, Replacement };
 
@@ -150,28 +151,13 @@ export async function prepareWorkspace(
   }
 
   const openGitDir = () =>
-    openSource({
+    openRepository({
       source: options.source,
-      cacheDir: cacheDir ?? defaultCacheDir(),
       commit: options.commit,
-      hasCommit: async (path) => {
-        const probe = await openReader(path, options.engine);
-        try {
-          await probe.resolve(options.commit);
-          return true;
-        } catch {
-          return false;
-        } finally {
-          await probe.close();
-        }
-      },
+      cacheDir: cacheDir ?? defaultCacheDir(),
+      ...(options.engine ? { engine: options.engine } : {}),
       signal: options.signal,
-      events: {
-        onClone: (phase, url) =>
-          emit({ type: phase === "start" ? "repo-clone-start" : "repo-clone-end", url }),
-        onFetch: (phase, url) =>
-          emit({ type: phase === "start" ? "repo-fetch-start" : "repo-fetch-end", url }),
-      },
+      onEvent: emit,
     });
   const resolveCommit = async (): Promise<string> => {
     if (/^[0-9a-f]{40}$/i.test(options.commit)) return options.commit.toLowerCase();

@@ -50,6 +50,27 @@ describe("distdebug run with a model agent", () => {
     },
   );
 
+  it("finds the seed's zookeeper-2845 in the bundled catalog without --dataset (then stops on the missing key)", async () => {
+    const work = await testdir();
+    const io = captureIO({ cwd: work, env: { HOME: work } });
+    const code = await runCli(
+      [
+        "run",
+        "--config",
+        join(repoRoot, "configs/mini-swe-agent/gpt-5.4.yaml"),
+        "--bug",
+        "zookeeper-2845",
+        "--runs",
+        "1",
+      ],
+      io,
+    );
+    expect(code).toBe(2);
+    expect(io.err().trim()).toContain("environment variable OPENAI_API_KEY is not set");
+    expect(io.err()).not.toMatch(/no (bundled dataset|incident)/);
+    expect(await exists(join(work, "results"))).toBe(false);
+  });
+
   it("runs the mini agent from a config against a loopback model to a scored attempt", async () => {
     const replies = [
       '```bash\ncat > /output/diagnosis.json <<\'EOF\'\n{"format": "distdebug.diagnosis/1", "incidentId": "leasekv-77", "blocks": [{"path": "lease/lessor.go", "startLine": 147, "endLine": 148}]}\nEOF\n```',

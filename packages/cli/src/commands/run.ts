@@ -1,5 +1,11 @@
 import { resolve } from "node:path";
-import { type Dataset, loadDataset, runBenchmark, selectIncidents } from "@distdebug/runner";
+import {
+  type Dataset,
+  globToRegExp,
+  loadDataset,
+  runBenchmark,
+  selectIncidents,
+} from "@distdebug/runner";
 import { DistDebugError, loadConfig, parseRunConfig, type RunConfig } from "@distdebug/schema";
 import { bundledDatasets } from "../bundled-datasets.js";
 import {
@@ -25,9 +31,14 @@ async function chooseDataset(
     if (!example) throw new UsageError("the example dataset is missing; pass --dataset <dir>");
     return loadDataset(example.dir);
   }
+  // The first bundled dataset in which every --bug matches an incident.
+  const patterns = bugs.map(globToRegExp);
   for (const entry of bundled) {
     const dataset = await loadDataset(entry.dir);
-    if (selectIncidents(dataset, { ids: bugs }).length > 0) return dataset;
+    if (
+      patterns.every((pattern) => dataset.incidents.some((incident) => pattern.test(incident.id)))
+    )
+      return dataset;
   }
   throw new DistDebugError({
     code: "INVALID_ARGUMENT",

@@ -1,0 +1,89 @@
+import { cp, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parseRunConfig } from "@distdebug/schema";
+import { type GitHttpServer, gitHttpServer, testdir } from "@distdebug/test-utils";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildIncidentRepository } from "./dataset/build-repository.js";
+import { loadDataset } from "./dataset/load-dataset.js";
+import { runBenchmark } from "./run-benchmark.js";
+
+const exampleDir = new URL("../../../examples/dataset", import.meta.url).pathname;
+const ID = "zklite-142";
+let server: GitHttpServer;
+let datasetDir: string;
+
+/**
+ * A one-incident dataset whose repository is remote, as in the catalog: the example
+ * incident's history built into a bare repository and served by a loopback git server.
+ */
+async function remoteDataset(url: string): Promise<string> {
+  const dir = join(await testdir(), "dataset");
+  await cp(join(exampleDir, ID), join(dir, ID), { recursive: true });
+  await rm(join(dir, ID, "repo"), { recursive: true });
+  const incidentPath = join(dir, ID, "incident.json");
+  const incident = JSON.parse(await readFile(incidentPath, "utf8"));
+  incident.repository = { url, buggyCommit: incident.repository.buggyCommit };
+  await writeFile(incidentPath, `${JSON.stringify(incident, null, 2)}\n`);
+  await writeFile(
+    join(dir, "dataset.json"),
+    JSON.stringify({
+      format: "distdebug.dataset/1",
+      name: "remote",
+      version: "1",
+      incidents: [ID],
+    }),
+  );
+  return dir;
+}
+
+beforeAll(async () => {
+  const served = await testdir();
+  const local = (await loadDataset(exampleDir)).incidents.find((entry) => entry.id === ID)!;
+  const built = await buildIncidentRepository(local, { cacheDir: served });
+  server = await gitHttpServer(join(served, "repos"));
+  datasetDir = await remoteDataset(server.url(built.gitdir.split("/").at(-1)!));
+});
+
+afterAll(() => server.close());
+
+describe("runBenchmark on an incident whose repository is remote", () => {
+  it("clones it once over HTTP into the cache, then runs, leak-checks and scores every attempt", async () => {
+    const dataset = await loadDataset(datasetDir);
+    expect(dataset.incidents[0]!.repository.kind).toBe("remote");
+    const cacheDir = await testdir();
+    const outDir = join(await testdir(), "results");
+    const config = parseRunConfig({ name: "remote", agent: { type: "baseline" } });
+    const result = await runBenchmark({ config, dataset, outDir, cacheDir, attempts: 2 });
+    expect(result.attempts.map((record) => [record.status, record.error?.message])).toEqual([
+      ["succeeded", undefined],
+      ["succeeded", undefined],
+    ]);
+    expect(result.attempts[0]!.metrics).toBeDefined();
+    // One clone for both attempts: the pack was fetched once.
+    const packs = server.requests.filter((request) => request.startsWith("POST"));
+    expect(packs).toHaveLength(1);
+  });
+
+  it.each([
+    ["http://127.0.0.1:9/nothing.git", /could not clone http:\/\/127\.0\.0\.1:9\/nothing\.git/],
+    // Fails before any I/O: the rejection must still reach the attempts, not end the process.
+    ["ssh://127.0.0.1/nothing.git", /only http\(s\) URLs and local paths are supported/],
+  ])(
+    "records an unusable repository (%s) as an infra error per attempt, without crashing",
+    async (url, message) => {
+      const dataset = await loadDataset(await remoteDataset(url));
+      const result = await runBenchmark({
+        config: parseRunConfig({ name: "unreachable", agent: { type: "baseline" } }),
+        dataset,
+        outDir: join(await testdir(), "results"),
+        cacheDir: await testdir(),
+        attempts: 2,
+      });
+      expect(result.attempts.map((record) => record.status)).toEqual([
+        "infra-error",
+        "infra-error",
+      ]);
+      expect(result.attempts[0]!.error?.message).toMatch(message);
+    },
+  );
+});
