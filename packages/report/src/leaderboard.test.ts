@@ -53,6 +53,18 @@ describe("leaderboard", () => {
     );
   });
 
+  it("shows no estimate (not a zero) for a metric no incident was scored on", async () => {
+    const { summary } = await writeResultsFixture(await testdir());
+    const none = { mean: 0, low: 0, high: 0, se: 0, n: 0 };
+    const row = leaderboardRow({
+      ...summary,
+      metrics: { ...summary.metrics, blockCoverage: none, blockPrecision: none },
+    });
+    expect(row["block coverage"]).toBe("-");
+    expect(row["block precision"]).toBe("-");
+    expect(row["file coverage"]).toBe(formatEstimate(summary.metrics.fileCoverage!));
+  });
+
   it("escapes names in HTML", async () => {
     const { summary } = await writeResultsFixture(await testdir());
     const html = formatLeaderboard([{ ...summary, name: "<script>x</script>" }], {

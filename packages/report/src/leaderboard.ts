@@ -34,7 +34,8 @@ export type LeaderboardFormat = "text" | "markdown" | "html";
 export function leaderboardRow(summary: Summary): LeaderboardRow {
   const estimate = (name: keyof Summary["metrics"]) => {
     const value = summary.metrics[name];
-    return value ? formatEstimate(value) : "-";
+    // No scored incident: no estimate, not a zero.
+    return value && value.n > 0 ? formatEstimate(value) : "-";
   };
   return {
     configuration: summary.name,

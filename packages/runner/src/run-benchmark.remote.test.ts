@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildIncidentRepository } from "./dataset/build-repository.js";
 import { loadDataset } from "./dataset/load-dataset.js";
 import { runBenchmark } from "./run-benchmark.js";
+import { scoreResults } from "./score-results.js";
 
 const exampleDir = new URL("../../../examples/dataset", import.meta.url).pathname;
 const ID = "zklite-142";
@@ -16,10 +17,11 @@ let datasetDir: string;
  * A one-incident dataset whose repository is remote, as in the catalog: the example
  * incident's history built into a bare repository and served by a loopback git server.
  */
-async function remoteDataset(url: string): Promise<string> {
+async function remoteDataset(url: string, labeled = true): Promise<string> {
   const dir = join(await testdir(), "dataset");
   await cp(join(exampleDir, ID), join(dir, ID), { recursive: true });
   await rm(join(dir, ID, "repo"), { recursive: true });
+  if (!labeled) await rm(join(dir, ID, "gold.json"));
   const incidentPath = join(dir, ID, "incident.json");
   const incident = JSON.parse(await readFile(incidentPath, "utf8"));
   incident.repository = { url, buggyCommit: incident.repository.buggyCommit };
@@ -31,6 +33,7 @@ async function remoteDataset(url: string): Promise<string> {
       name: "remote",
       version: "1",
       incidents: [ID],
+      requireGold: labeled,
     }),
   );
   return dir;
@@ -86,4 +89,17 @@ describe("runBenchmark on an incident whose repository is remote", () => {
       expect(result.attempts[0]!.error?.message).toMatch(message);
     },
   );
+
+  it("scores a run of an unlabeled remote incident without touching its repository", async () => {
+    const dir = await remoteDataset("http://127.0.0.1:9/nothing.git", false);
+    const dataset = await loadDataset(dir);
+    const outDir = join(await testdir(), "results");
+    const cacheDir = await testdir();
+    const config = parseRunConfig({ name: "catalog", agent: { type: "baseline" } });
+    await runBenchmark({ config, dataset, outDir, cacheDir, attempts: 1 });
+    const scored = await scoreResults({ outDir, dataset, cacheDir, attempts: 1 });
+    expect(scored.unscored).toEqual([ID]);
+    expect(scored.summary.counts.scoredIncidents).toBe(0);
+    expect(scored.summary.metrics.blockCoverage?.n).toBe(0);
+  });
 });

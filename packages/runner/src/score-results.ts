@@ -15,9 +15,10 @@ import {
 } from "@distdebug/schema";
 import { type AttemptRecord, type IncidentRecord, summarize } from "@distdebug/stats";
 import { defaultCacheDir } from "./dataset/build-repository.js";
+import { loadGold } from "./dataset/gold.js";
 import { loadDataset } from "./dataset/load-dataset.js";
 import type { Dataset } from "./dataset/types.js";
-import { prepareIncident } from "./prepared-incident.js";
+import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
 import { ATTEMPT_FILES, attemptDir, runInfoPath, summaryPath } from "./results-layout.js";
 import { attemptInputHash } from "./run-info.js";
 
@@ -50,6 +51,8 @@ export interface ScoreResultsResult {
   changed: number;
   /** Attempts with attempt.json from another config or dataset: not counted. */
   stale: { incidentId: string; attempt: number }[];
+  /** Incidents of the results without gold labels (the catalog): recorded, not scored. */
+  unscored: string[];
 }
 
 async function readText(path: string): Promise<string | undefined> {
@@ -90,19 +93,25 @@ export async function scoreResults(options: ScoreResultsOptions): Promise<ScoreR
   const records: AttemptRecord[] = [];
   const incidentRecords: IncidentRecord[] = [];
   const stale: { incidentId: string; attempt: number }[] = [];
+  const unscored: string[] = [];
   let changed = 0;
   const scratch = await mkdtemp(join(cacheDir, "score-"));
   try {
     for (const incident of incidents) {
-      const prepared = await prepareIncident({ incident, cacheDir });
-      if (!prepared.gold) continue;
+      // Incidents without labels are not scored; their repository is not even needed.
+      const gold = await loadGold(incident);
+      if (!gold) {
+        unscored.push(incident.id);
+        continue;
+      }
+      let prepared: PreparedIncident | undefined;
       incidentRecords.push({
         id: incident.id,
         system: incident.incident.system,
         languages: incident.incident.languages,
         category: incident.incident.category,
         clues: incident.incident.clues,
-        goldBlocks: prepared.gold.blocks.length,
+        goldBlocks: gold.blocks.length,
       });
       let materialized = false;
       for (let attempt = 1; attempt <= attemptsPerIncident; attempt++) {
@@ -131,6 +140,7 @@ export async function scoreResults(options: ScoreResultsOptions): Promise<ScoreR
           record.status === "agent-error" ||
           record.status === "limit-exceeded"
         ) {
+          prepared ??= await prepareIncident({ incident, cacheDir });
           if (!materialized) {
             await prepared.materialize(join(scratch, incident.id));
             materialized = true;
@@ -182,5 +192,5 @@ export async function scoreResults(options: ScoreResultsOptions): Promise<ScoreR
     ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
   });
   if (write) await writeFileAtomic(summaryPath(outDir), serialize(summary));
-  return { summary, changed, stale };
+  return { summary, changed, stale, unscored };
 }

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { readdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
@@ -71,6 +72,21 @@ describe("acquireFileLock", () => {
     await utimes(path, old, old);
     const lock = await acquireFileLock(path, { wait: false });
     await lock.release();
+  });
+
+  it("lets exactly one of many concurrent takers break a stale lock", async () => {
+    for (let round = 0; round < 20; round++) {
+      const dir = await testdir();
+      const path = join(dir, "x.lock");
+      // pid 2^22 + 1 is above Linux's pid_max default: never a live process.
+      await writeFile(path, `4194305@${hostname()}\n`);
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 8 }, () => acquireFileLock(path, { wait: false })),
+      );
+      expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+      for (const outcome of outcomes)
+        if (outcome.status === "rejected") expect(outcome.reason.code).toBe("LOCK_HELD");
+    }
   });
 
   it("gives mutual exclusion among concurrent takers", async () => {

@@ -35,14 +35,43 @@ export interface AcquireFileLockOptions {
   what?: string;
 }
 
-/** Who holds a lock: `<pid>@<host>`, or undefined for an unreadable or foreign-format file. */
-async function ownerOf(
-  path: string,
-): Promise<{ pid: number; host: string; raw: string } | undefined> {
-  const raw = (await readFile(path, "utf8").catch(() => "")).trim();
+/** A lock file's content, or undefined when it does not exist (any more). */
+async function readLock(path: string): Promise<string | undefined> {
+  try {
+    return (await readFile(path, "utf8")).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** `<pid>@<host>` parsed, or undefined for a file this code did not write. */
+function ownerOf(raw: string): { pid: number; host: string } | undefined {
   const at = raw.lastIndexOf("@");
   if (at <= 0) return undefined;
-  return { pid: Number(raw.slice(0, at)), host: raw.slice(at + 1), raw };
+  return { pid: Number(raw.slice(0, at)), host: raw.slice(at + 1) };
+}
+
+/**
+ * Removes the lock `path` if it still holds `staleRaw`. Breakers take `<path>.break` first,
+ * so two processes that both saw the same stale lock cannot remove the fresh lock one of
+ * them took meanwhile. `draft` is a file holding this process's id, linked as the breaker.
+ */
+async function breakStale(path: string, staleRaw: string, draft: string): Promise<void> {
+  const breaker = `${path}.break`;
+  try {
+    await link(draft, breaker);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    // Another process is breaking it (a breaker lives microseconds; an old one was killed).
+    const info = await stat(breaker).catch(() => undefined);
+    if (info && Date.now() - info.mtimeMs > 10_000) await unlink(breaker).catch(() => {});
+    return;
+  }
+  try {
+    if ((await readLock(path)) === staleRaw) await unlink(path).catch(() => {});
+  } finally {
+    await unlink(breaker).catch(() => {});
+  }
 }
 
 /** Removes lock drafts (`.<name>.<pid>-<hex>`) that processes killed mid-take left next to `path`. */
@@ -90,21 +119,22 @@ export async function acquireFileLock(
         return {
           path,
           release: async () => {
-            const owner = await ownerOf(path);
-            if (owner?.raw === me) await unlink(path).catch(() => {});
+            if ((await readLock(path)) === me) await unlink(path).catch(() => {});
           },
         };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       }
-      const owner = await ownerOf(path);
+      const raw = await readLock(path);
+      if (raw === undefined) continue; // released just now: try again
+      const owner = ownerOf(raw);
       const stale =
         owner === undefined
           ? // Not written by this code (or torn by hand): stale once it is a minute old.
             Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? 0) > 60_000
           : owner.host === hostname() && !processAlive(owner.pid);
       if (stale) {
-        await unlink(path).catch(() => {});
+        await breakStale(path, raw, temp);
         continue;
       }
       const holder = owner ? `process ${owner.pid} on ${owner.host}` : "an unknown process";
@@ -112,7 +142,7 @@ export async function acquireFileLock(
         throw new DistDebugError({
           code,
           message: `${what} is in use by ${holder} (lock ${path}); wait for it to end, or remove the lock if no distdebug process is running`,
-          data: { lockPath: path, owner: owner?.raw },
+          data: { lockPath: path, owner: raw },
         });
       if (options.signal?.aborted)
         throw new DistDebugError({ code: "ABORTED", message: `aborted while waiting for ${path}` });
@@ -120,7 +150,7 @@ export async function acquireFileLock(
         throw new DistDebugError({
           code,
           message: `timed out waiting for ${what} (lock ${path}, held by ${holder}); remove the lock if no distdebug process is running`,
-          data: { lockPath: path, owner: owner?.raw },
+          data: { lockPath: path, owner: raw },
         });
       await sleep(50 + Math.random() * 100);
     }

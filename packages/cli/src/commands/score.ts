@@ -30,7 +30,12 @@ export default defineCommand({
     });
     if (args.values.json) {
       io.stdout(
-        serialize({ summary: result.summary, changed: result.changed, stale: result.stale }),
+        serialize({
+          summary: result.summary,
+          changed: result.changed,
+          stale: result.stale,
+          unscored: result.unscored,
+        }),
       );
       return 0;
     }
@@ -38,6 +43,10 @@ export default defineCommand({
     if (result.stale.length > 0)
       io.stderr(
         `${result.stale.length} attempts belong to another config or dataset and were not counted; run distdebug run again to redo them\n`,
+      );
+    if (result.unscored.length > 0)
+      io.stderr(
+        `not scored (no gold labels): ${result.unscored.join(", ")}; their diagnoses are in the results folder\n`,
       );
     if (result.changed > 0)
       io.stderr(`${result.changed} diagnosis_scores.json files were rewritten\n`);
