@@ -1,41 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { gitdir, testdir } from "@distdebug/test-utils";
+import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
 import { captureIO } from "../testing/capture-io.js";
-
-async function repo() {
-  return gitdir({
-    remote: "https://example.com/x.git",
-    commits: [
-      {
-        files: {
-          "src/a.go": "package a\n// see ISSUE-7 for details\n",
-          "run.sh": { content: "#!/bin/sh\n", mode: 0o755 },
-        },
-        message: "start",
-        tags: ["v1"],
-      },
-      {
-        files: {
-          "src/a.go":
-            "package a\n// see ISSUE-7 for details\nfunc fixTheRaceInSessionExpiry() {}\n",
-        },
-        message: "ISSUE-7 fix",
-        branch: "fix",
-      },
-      { files: { "NOTES.md": "ISSUE-7 done\n" }, message: "notes" },
-    ],
-  });
-}
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
+import { git, issueRepo } from "../testing/issue-repo.js";
 
 describe("distdebug leakage-check", () => {
   it("exits 0 on a clean workspace and 1 with a finding list on leaks", async () => {
-    const source = await repo();
+    const source = await issueRepo();
     const base = await testdir();
     expect(
       await runCli(

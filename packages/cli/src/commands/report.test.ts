@@ -1,40 +1,19 @@
-import { cp, readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { loadDataset, runBenchmark, scoreResults } from "@distdebug/runner";
-import { parseRunConfig, parseSummary, serialize } from "@distdebug/schema";
+import { baselineResults } from "@distdebug/runner/testing";
+import { parseSummary } from "@distdebug/schema";
 import { formatEstimate } from "@distdebug/stats";
 import { testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
 import { captureIO } from "../testing/capture-io.js";
 
-const exampleIncident = new URL("../../../../examples/dataset/zklite-142", import.meta.url)
-  .pathname;
 let resultsDir: string;
 let cacheDir: string;
 
+/** A one-incident copy of the example dataset, run twice by the baseline agent and scored. */
 beforeAll(async () => {
-  const datasetDir = await testdir();
-  await cp(exampleIncident, join(datasetDir, "zklite-142"), { recursive: true });
-  await writeFile(
-    join(datasetDir, "dataset.json"),
-    serialize({
-      format: "distdebug.dataset/1",
-      name: "report-test",
-      version: "1.0.0",
-      incidents: ["zklite-142"],
-    }),
-  );
-  const dataset = await loadDataset(datasetDir);
-  cacheDir = await testdir();
-  resultsDir = join(await testdir(), "baseline");
-  const config = parseRunConfig({
-    name: "baseline",
-    agent: { type: "baseline", wallTimeLimitSec: 60 },
-    run: { attempts: 2 },
-  });
-  await runBenchmark({ config, dataset, outDir: resultsDir, cacheDir });
-  await scoreResults({ outDir: resultsDir, dataset, cacheDir, resamples: 500 });
+  ({ resultsDir, cacheDir } = await baselineResults("report-test", await testdir()));
 }, 120_000);
 
 describe("distdebug report", () => {

@@ -1,42 +1,14 @@
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { gitdir, testdir } from "@distdebug/test-utils";
+import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
 import { captureIO } from "../testing/capture-io.js";
-
-async function repo() {
-  return gitdir({
-    remote: "https://example.com/x.git",
-    commits: [
-      {
-        files: {
-          "src/a.go": "package a\n// see ISSUE-7 for details\n",
-          "run.sh": { content: "#!/bin/sh\n", mode: 0o755 },
-        },
-        message: "start",
-        tags: ["v1"],
-      },
-      {
-        files: {
-          "src/a.go":
-            "package a\n// see ISSUE-7 for details\nfunc fixTheRaceInSessionExpiry() {}\n",
-        },
-        message: "ISSUE-7 fix",
-        branch: "fix",
-      },
-      { files: { "NOTES.md": "ISSUE-7 done\n" }, message: "notes" },
-    ],
-  });
-}
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd, encoding: "utf8" }).trim();
+import { git, issueRepo } from "../testing/issue-repo.js";
 
 describe("distdebug workspace prepare", () => {
   it("prepares a one-commit workspace, reports scrubs, and passes the leakage check", async () => {
-    const source = await repo();
+    const source = await issueRepo();
     const base = await testdir();
     const io = captureIO({ cwd: base });
     const code = await runCli(
@@ -101,7 +73,7 @@ describe("distdebug workspace prepare", () => {
   });
 
   it("exits 2 on bad usage and 1 with one line on a missing commit", async () => {
-    const source = await repo();
+    const source = await issueRepo();
     const base = await testdir();
     let io = captureIO({ cwd: base });
     expect(await runCli(["workspace", "prepare", "--repo", source.dir, "--out", "ws"], io)).toBe(2);

@@ -1,45 +1,21 @@
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseRunConfig, parseTrajectory, serialize } from "@distdebug/schema";
+import { parseTrajectory, serialize } from "@distdebug/schema";
 import { testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadDataset } from "../dataset/load-dataset.js";
 import type { Dataset } from "../dataset/types.js";
-import { runBenchmark } from "../run-benchmark.js";
-import { scoreResults } from "../score-results.js";
+import { baselineResults } from "../testing/baseline-results.js";
 import { packageResults } from "./package-results.js";
 import { readTarGz, writeTarGz } from "./tar.js";
 import { verifySubmission } from "./verify-submission.js";
 
-const exampleIncident = new URL("../../../../examples/dataset/zklite-142", import.meta.url)
-  .pathname;
 let dataset: Dataset;
 let cacheDir: string;
 let resultsDir: string;
 
 /** A one-incident copy of the example dataset, run twice by the baseline agent and scored. */
 beforeAll(async () => {
-  const datasetDir = await testdir();
-  await cp(exampleIncident, join(datasetDir, "zklite-142"), { recursive: true });
-  await writeFile(
-    join(datasetDir, "dataset.json"),
-    serialize({
-      format: "distdebug.dataset/1",
-      name: "submission-test",
-      version: "1.0.0",
-      incidents: ["zklite-142"],
-    }),
-  );
-  dataset = await loadDataset(datasetDir);
-  cacheDir = await testdir();
-  resultsDir = join(await testdir(), "baseline");
-  const config = parseRunConfig({
-    name: "baseline",
-    agent: { type: "baseline", wallTimeLimitSec: 60 },
-    run: { attempts: 2 },
-  });
-  await runBenchmark({ config, dataset, outDir: resultsDir, cacheDir });
-  await scoreResults({ outDir: resultsDir, dataset, cacheDir, resamples: 500 });
+  ({ dataset, resultsDir, cacheDir } = await baselineResults("submission-test", await testdir()));
 }, 120_000);
 
 describe("packageResults and verifySubmission", () => {
