@@ -13,7 +13,10 @@ import { DEFAULT_COVERAGE_ROW_BUDGET, DEFAULT_COVERAGE_SPAN_LIMIT } from "./vers
 
 /** Options of {@link createEvaluator}. */
 export interface EvaluatorOptions {
-  /** Reads a file of the pristine buggy revision by repository path; `undefined` when missing. */
+  /**
+   * Reads a file of the pristine buggy revision by repository path; `undefined` when missing.
+   * Each path is read once per evaluator (a read that throws is tried again on the next `score`).
+   */
   readFile: ReadFile;
   /**
    * Lists the repository's files. When given, `repositoryShare` divides by the significant

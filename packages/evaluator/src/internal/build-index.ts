@@ -2,6 +2,8 @@ import type { Language } from "@distdebug/schema";
 import Parser from "tree-sitter";
 import type { Atom, AtomIndex, AtomIndexStatus } from "../atom-index.js";
 import { grammarOf, type LanguageChoice } from "../languages.js";
+import type { AtomCandidates } from "./atom-candidates.js";
+import { collectTree, fromWalk } from "./collect-tree.js";
 import { POSITION_SCALE } from "./positions.js";
 import { LANGUAGE_SPECS } from "./specs.js";
 import { collectDefinitions, definitionNodeTypes, type RawDefinitions } from "./symbols.js";
@@ -39,15 +41,30 @@ export interface FileIndex {
   definitions: RawDefinitions;
 }
 
-interface Candidate {
-  type: string;
-  start: number;
-  end: number;
-  startRow: number;
-  endRow: number;
-  containerStart: number;
-  containerEnd: number;
+/** Syntax atom candidates with their row ranges and position keys (internal). */
+interface Candidates {
+  count: number;
+  types: string[];
+  startRow: Int32Array;
+  /** Last row (a node ending in the next line's indentation ends on the line before). */
+  endRow: Int32Array;
+  containerStart: Int32Array;
+  containerEnd: Int32Array;
+  /** Position keys of the node's start and end. */
+  start: Float64Array;
+  end: Float64Array;
 }
+
+const NO_CANDIDATES: Candidates = {
+  count: 0,
+  types: [],
+  startRow: new Int32Array(0),
+  endRow: new Int32Array(0),
+  containerStart: new Int32Array(0),
+  containerEnd: new Int32Array(0),
+  start: new Float64Array(0),
+  end: new Float64Array(0),
+};
 
 const parsers = new Map<Language, Parser>();
 
@@ -120,44 +137,57 @@ function emptyIndex(source: DecodedSource, language: LanguageChoice, status: Ato
   };
 }
 
-/** Finishes an index from candidates (already ordered so that later ones are nested or later). */
+/**
+ * Each significant row goes to the latest-starting candidate covering it (the shorter one
+ * when two start together, the later one when two coincide): the nested or the next atom.
+ */
+function ownersOf(candidates: Candidates, flags: Uint8Array, lineCount: number): Int32Array {
+  const ownerRow = new Int32Array(lineCount).fill(-1);
+  const { start, end } = candidates;
+  for (let index = 0; index < candidates.count; index++) {
+    const first = candidates.startRow[index] as number;
+    const last = Math.min(candidates.endRow[index] as number, lineCount - 1);
+    const from = start[index] as number;
+    const to = end[index] as number;
+    for (let row = first; row <= last; row++) {
+      if (!flags[row]) continue;
+      const current = ownerRow[row] as number;
+      if (
+        current === -1 ||
+        from > (start[current] as number) ||
+        (from === start[current] && to <= (end[current] as number))
+      )
+        ownerRow[row] = index;
+    }
+  }
+  return ownerRow;
+}
+
+/** Finishes an index from candidates (in any order: ownership does not depend on it). */
 function assemble(
   base: ReturnType<typeof emptyIndex>,
   lines: string[],
   flags: Uint8Array,
-  candidates: Candidate[],
+  candidates: Candidates,
   errorRows: Uint8Array | undefined,
 ): FileIndex {
   const lineCount = lines.length;
-  const ownerRow = new Int32Array(lineCount).fill(-1);
-  for (let index = 0; index < candidates.length; index++) {
-    const candidate = candidates[index] as Candidate;
-    const last = Math.min(candidate.endRow, lineCount - 1);
-    for (let row = candidate.startRow; row <= last; row++) if (flags[row]) ownerRow[row] = index;
-  }
+  const syntaxCount = candidates.count;
+  const ownerRow = ownersOf(candidates, flags, lineCount);
   // Rows in ERROR regions and significant rows no syntax atom owns become line atoms.
-  const lineAtoms: Candidate[] = [];
+  const lineAtomRows: number[] = [];
   const unparsableLines: number[] = [];
   for (let row = 0; row < lineCount; row++) {
     if (!flags[row]) continue;
     const inError = errorRows?.[row] === 1;
     if (inError) unparsableLines.push(row + 1);
     if (inError || ownerRow[row] === -1) {
-      ownerRow[row] = candidates.length + lineAtoms.length;
-      lineAtoms.push({
-        type: "line",
-        start: key(row, 0),
-        end: key(row, (lines[row] as string).length),
-        startRow: row,
-        endRow: row,
-        containerStart: 0,
-        containerEnd: lineCount - 1,
-      });
+      ownerRow[row] = syntaxCount + lineAtomRows.length;
+      lineAtomRows.push(row);
     }
   }
-  const all = lineAtoms.length === 0 ? candidates : candidates.concat(lineAtoms);
   // Final ids in order of first owned row.
-  const finalId = new Int32Array(all.length).fill(-1);
+  const finalId = new Int32Array(syntaxCount + lineAtomRows.length).fill(-1);
   const order: number[] = [];
   const owner = new Int32Array(lineCount + 1).fill(-1);
   let significantLines = 0;
@@ -198,15 +228,26 @@ function assemble(
   const atomStartLine = new Int32Array(count);
   const atomEndLine = new Int32Array(count);
   for (let id = 0; id < count; id++) {
-    const candidate = all[order[id] as number] as Candidate;
-    atomTypes[id] = candidate.type;
-    atomKinds[id] = candidate.type === "line" ? 1 : 0;
-    atomStartLine[id] = candidate.startRow + 1;
-    atomEndLine[id] = candidate.endRow + 1;
-    containerStart[id] = candidate.containerStart + 1;
-    containerEnd[id] = candidate.containerEnd + 1;
-    startPosition[id] = candidate.start;
-    endPosition[id] = candidate.end;
+    const candidate = order[id] as number;
+    if (candidate < syntaxCount) {
+      atomTypes[id] = candidates.types[candidate] as string;
+      atomStartLine[id] = (candidates.startRow[candidate] as number) + 1;
+      atomEndLine[id] = (candidates.endRow[candidate] as number) + 1;
+      containerStart[id] = (candidates.containerStart[candidate] as number) + 1;
+      containerEnd[id] = (candidates.containerEnd[candidate] as number) + 1;
+      startPosition[id] = candidates.start[candidate] as number;
+      endPosition[id] = candidates.end[candidate] as number;
+    } else {
+      const row = lineAtomRows[candidate - syntaxCount] as number;
+      atomTypes[id] = "line";
+      atomKinds[id] = 1;
+      atomStartLine[id] = row + 1;
+      atomEndLine[id] = row + 1;
+      containerStart[id] = 1;
+      containerEnd[id] = lineCount;
+      startPosition[id] = key(row, 0);
+      endPosition[id] = key(row, (lines[row] as string).length);
+    }
   }
   return {
     ...base,
@@ -245,9 +286,9 @@ export function buildTextIndex(
   language: LanguageChoice = "text",
 ): FileIndex {
   const base = emptyIndex(source, language, source.binary ? "binary" : "text");
-  if (source.binary) return assemble(base, [], new Uint8Array(0), [], undefined);
+  if (source.binary) return assemble(base, [], new Uint8Array(0), NO_CANDIDATES, undefined);
   const lines = splitLines(source.text);
-  return assemble(base, lines, significance(lines, []), [], undefined);
+  return assemble(base, lines, significance(lines, []), NO_CANDIDATES, undefined);
 }
 
 /** The atom index of a source file in one of the seven languages. */
@@ -264,43 +305,70 @@ export function buildSyntaxIndex(source: DecodedSource, language: Language): Fil
     return index;
   }
   const definitionTypes = definitionNodeTypes(language);
-  const walked = walkTree(tree, spec, definitionTypes.definitions, definitionTypes.packageType);
+  const walked =
+    collectTree(
+      tree,
+      source.text,
+      spec,
+      definitionTypes.definitions,
+      definitionTypes.packageType,
+    ) ?? fromWalk(walkTree(tree, spec, definitionTypes.definitions, definitionTypes.packageType));
   const flags = significance(lines, walked.comments);
-  const candidates: Candidate[] = walked.children.map((child) => {
-    // Indentation-based grammars (Scala 3) end a node at the next line's first token:
-    // that line is not the node's.
-    let endRow = child.endRow;
-    if (endRow > child.startRow && (lines[endRow] ?? "").slice(0, child.endColumn).trim() === "")
-      endRow--;
-    return {
-      type: child.type,
-      start: key(child.startRow, child.startColumn),
-      end: key(child.endRow, child.endColumn),
-      startRow: child.startRow,
-      endRow,
-      containerStart: child.containerStart,
-      containerEnd: child.containerEnd,
-    };
-  });
-  // Pre-order: by start, outer (longer) first, so nested atoms overwrite their rows.
-  candidates.sort((a, b) => a.start - b.start || b.end - a.end);
-  let errorRows: Uint8Array | undefined;
-  if (walked.errors.length > 0) {
-    errorRows = new Uint8Array(lines.length);
-    for (const error of walked.errors) {
-      const last = Math.min(error.endRow, lines.length - 1);
-      for (let row = error.startRow; row <= last; row++) errorRows[row] = 1;
-    }
-  }
   const index = assemble(
     emptyIndex(source, language, "parsed"),
     lines,
     flags,
-    candidates,
-    errorRows,
+    candidatesOf(walked.atoms, lines),
+    errorRowsOf(walked.errors, lines.length),
   );
-  index.definitions = collectDefinitions(language, walked.definitions, walked.packageNode, lines);
+  index.definitions = collectDefinitions(
+    language,
+    walked.definitions,
+    walked.packageNode,
+    lines,
+    walked.wrappers,
+  );
   return index;
+}
+
+/** Rows inside ERROR regions, or `undefined` when there are none. */
+function errorRowsOf(errors: Range[], lineCount: number): Uint8Array | undefined {
+  if (errors.length === 0) return undefined;
+  const errorRows = new Uint8Array(lineCount);
+  for (const error of errors) {
+    const last = Math.min(error.endRow, lineCount - 1);
+    for (let row = error.startRow; row <= last; row++) errorRows[row] = 1;
+  }
+  return errorRows;
+}
+
+/** Row ranges and position keys of the collected atoms. */
+function candidatesOf(atoms: AtomCandidates, lines: string[]): Candidates {
+  const count = atoms.count;
+  const endRow = new Int32Array(count);
+  const start = new Float64Array(count);
+  const end = new Float64Array(count);
+  for (let index = 0; index < count; index++) {
+    const first = atoms.startRow[index] as number;
+    const endColumn = atoms.endColumn[index] as number;
+    let last = atoms.endRow[index] as number;
+    start[index] = key(first, atoms.startColumn[index] as number);
+    end[index] = key(last, endColumn);
+    // Indentation-based grammars (Scala 3) end a node at the next line's first token:
+    // that line is not the node's.
+    if (last > first && (lines[last] ?? "").slice(0, endColumn).trim() === "") last--;
+    endRow[index] = last;
+  }
+  return {
+    count,
+    types: atoms.types,
+    startRow: atoms.startRow,
+    endRow,
+    containerStart: atoms.containerStart,
+    containerEnd: atoms.containerEnd,
+    start,
+    end,
+  };
 }
 
 /** The public view of an index. */

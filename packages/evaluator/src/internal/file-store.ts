@@ -26,14 +26,20 @@ interface Cached {
   index: FileIndex;
 }
 
-/** Reads, decodes, parses and caches files by content hash (parsed once per evaluator). */
+/**
+ * Reads, decodes, parses and caches files (parsed once per evaluator, by content hash). The
+ * revision is pristine: a path is read once per evaluator; a read that failed (the reader threw)
+ * is tried again in the next scoring pass.
+ */
 export class FileStore {
   readonly #readFile: ReadFile;
   readonly #languages: Readonly<Record<string, LanguageChoice>>;
   readonly #roots: readonly string[];
   readonly #byHash = new Map<string, Cached>();
   readonly #numbers = new Map<string, number>();
-  /** The reads of one scoring pass (a path is read once per `score`). */
+  /** Paths read, found or not. */
+  readonly #loaded = new Map<string, Promise<PathResolution>>();
+  /** The reads of one scoring pass, failed ones included (a path is read once per `score`). */
   #pass = new Map<string, Promise<PathResolution>>();
 
   constructor(
@@ -46,7 +52,7 @@ export class FileStore {
     this.#roots = roots;
   }
 
-  /** Starts a new scoring pass: files are read again (the cache by content hash stays). */
+  /** Starts a new scoring pass: reads that failed are tried again. */
   beginPass(): void {
     this.#pass = new Map();
   }
@@ -75,11 +81,18 @@ export class FileStore {
 
   /** Loads a repository-relative path (already normalized). */
   load(path: string): Promise<PathResolution> {
-    let pending = this.#pass.get(path);
-    if (!pending) {
-      pending = this.#loadNow(path);
-      this.#pass.set(path, pending);
-    }
+    const known = this.#loaded.get(path) ?? this.#pass.get(path);
+    if (known) return known;
+    const pending = this.#loadNow(path);
+    this.#pass.set(path, pending);
+    this.#loaded.set(path, pending);
+    // A failed read is tried again in a later pass.
+    pending.then(
+      (result) => {
+        if (result.status === "missing" && result.message !== undefined) this.#loaded.delete(path);
+      },
+      () => this.#loaded.delete(path),
+    );
     return pending;
   }
 

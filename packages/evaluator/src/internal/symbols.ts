@@ -1,6 +1,19 @@
 import type { Language } from "@distdebug/schema";
-import type Parser from "tree-sitter";
 import { POSITION_SCALE } from "./positions.js";
+
+/**
+ * The part of a syntax node that definitions are read from: a tree-sitter `SyntaxNode`, or a
+ * lighter view of one (see `native-node.ts`).
+ */
+export interface DefinitionNode {
+  readonly type: string;
+  readonly text: string;
+  readonly startPosition: { row: number; column: number };
+  readonly endPosition: { row: number; column: number };
+  readonly parent: DefinitionNode | null;
+  readonly namedChildren: DefinitionNode[];
+  childForFieldName(name: string): DefinitionNode | null;
+}
 
 /** One definition of a file with its qualified name parts. */
 export interface SymbolDefinition {
@@ -85,8 +98,12 @@ const separator: Record<Language, string> = {
   scala: ".",
 };
 
+const plainIdentifier = /^[A-Za-z_$][\w$]*$/;
+
 /** Splits a written name (`a::b<T>::c`, `(*T)`, `pkg.Type`) into plain identifiers. */
 export function nameParts(text: string): string[] {
+  // Most names are one plain identifier, which every step below leaves as it is.
+  if (plainIdentifier.test(text)) return [text];
   // Go receivers: `raft.(*node).Step` -> `raft.node.Step`.
   let rest = text.replace(/(^|\.)\(\s*\*?\s*([A-Za-z_$][\w$]*)(\[[^\]]*\])?\s*\)(?=\.)/g, "$1$2");
   // Drop template and generic arguments, parameter lists and pointer marks.
@@ -108,7 +125,7 @@ function modulePrefix(language: Language, path: string): string[] {
   return parts.filter((part) => part !== "lib" && part !== "main" && part !== "mod");
 }
 
-function declaratorName(node: Parser.SyntaxNode | null): string | undefined {
+function declaratorName(node: DefinitionNode | null): string | undefined {
   let current = node;
   for (let depth = 0; current && depth < 12; depth++) {
     switch (current.type) {
@@ -130,7 +147,7 @@ function declaratorName(node: Parser.SyntaxNode | null): string | undefined {
   return undefined;
 }
 
-function definitionName(language: Language, node: Parser.SyntaxNode): string | undefined {
+function definitionName(language: Language, node: DefinitionNode): string | undefined {
   switch (node.type) {
     case "impl_item": {
       const type = node.childForFieldName("type");
@@ -163,7 +180,10 @@ function definitionName(language: Language, node: Parser.SyntaxNode): string | u
   }
 }
 
-function wrapperOf(language: Language, node: Parser.SyntaxNode): Parser.SyntaxNode {
+/** Node types that wrap a definition (decorators, a template header) and belong to its range. */
+export const WRAPPER_TYPES: readonly string[] = ["decorated_definition", "template_declaration"];
+
+function wrapperOf(language: Language, node: DefinitionNode): DefinitionNode {
   if (language === "python" || language === "cpp") {
     const parent = node.parent;
     if (
@@ -194,9 +214,11 @@ export function definitionNodeTypes(language: Language): {
 /** Names and ranges of the definition nodes of a parsed file (lines: for end-line trimming). */
 export function collectDefinitions(
   language: Language,
-  nodes: Parser.SyntaxNode[],
-  packageNode: Parser.SyntaxNode | undefined,
+  nodes: DefinitionNode[],
+  packageNode: DefinitionNode | undefined,
   lines: string[],
+  /** The wrapper of a definition, when the caller knows them all: no `parent` lookups. */
+  wrappers?: ReadonlyMap<DefinitionNode, DefinitionNode>,
 ): RawDefinitions {
   let packageParts: string[] | undefined;
   if (packageNode) {
@@ -206,7 +228,7 @@ export function collectDefinitions(
   const items: RawDefinitions["items"] = [];
   for (const node of nodes) {
     const name = definitionName(language, node);
-    const outer = wrapperOf(language, node);
+    const outer = wrappers ? (wrappers.get(node) ?? node) : wrapperOf(language, node);
     const start = outer.startPosition;
     const end = outer.endPosition;
     let endRow = end.row;
@@ -260,11 +282,30 @@ export function qualifyDefinitions(
   return definitions;
 }
 
+const byLastPart = new WeakMap<SymbolDefinition[], Map<string, SymbolDefinition[]>>();
+
+/** The definitions by their last name part (in their order), built once per list. */
+function lastPartIndex(definitions: SymbolDefinition[]): Map<string, SymbolDefinition[]> {
+  let index = byLastPart.get(definitions);
+  if (!index) {
+    index = new Map();
+    for (const definition of definitions) {
+      const last = definition.components[definition.components.length - 1] as string;
+      const list = index.get(last);
+      if (list) list.push(definition);
+      else index.set(last, [definition]);
+    }
+    byLastPart.set(definitions, index);
+  }
+  return index;
+}
+
 /** Definitions whose qualified name ends with the query's parts (all overloads). */
 export function matchSymbol(definitions: SymbolDefinition[], query: string): SymbolDefinition[] {
   const wanted = nameParts(query);
   if (wanted.length === 0) return [];
-  return definitions.filter((definition) => {
+  const candidates = lastPartIndex(definitions).get(wanted[wanted.length - 1] as string) ?? [];
+  return candidates.filter((definition) => {
     const parts = definition.components;
     if (parts.length < wanted.length) return false;
     const offset = parts.length - wanted.length;

@@ -1,5 +1,6 @@
 import type Parser from "tree-sitter";
 import type { LanguageSpec } from "./specs.js";
+import { type DefinitionNode, WRAPPER_TYPES } from "./symbols.js";
 
 /** A source range in rows and UTF-16 columns (0-based). */
 export interface Range {
@@ -21,18 +22,22 @@ export interface WalkResult {
   children: ChildRange[];
   comments: Range[];
   errors: Range[];
-  definitions: Parser.SyntaxNode[];
-  packageNode: Parser.SyntaxNode | undefined;
+  definitions: DefinitionNode[];
+  packageNode: DefinitionNode | undefined;
 }
 
-const CONTAINER = 1;
-const COMMENT = 2;
-const DEFINITION = 3;
-const PACKAGE = 4;
+/** Roles of node types (by symbol id) in a walk. */
+export const CONTAINER = 1;
+export const COMMENT = 2;
+export const DEFINITION = 3;
+export const PACKAGE = 4;
+/** Wraps a definition (see `WRAPPER_TYPES`); only `collectTree` looks for these. */
+export const WRAPPER = 5;
 /** ts_builtin_sym_error. */
 const ERROR_TYPE_ID = 65535;
 
-interface Roles {
+/** Role and name of each named node type, by symbol id. */
+export interface Roles {
   role: Uint8Array;
   names: (string | undefined)[];
 }
@@ -40,7 +45,7 @@ interface Roles {
 const rolesByLanguage = new WeakMap<object, Roles>();
 
 /** Node type names by symbol id, read from node-tree-sitter's per-type node classes. */
-function rolesOf(
+export function rolesOf(
   language: Parser.Language,
   spec: LanguageSpec,
   definitionTypes: readonly string[],
@@ -54,6 +59,7 @@ function rolesOf(
   const role = new Uint8Array(Math.max(classes.length, 1));
   const comments = new Set(spec.comments);
   const definitions = new Set(definitionTypes);
+  const wrappers = new Set(WRAPPER_TYPES);
   classes.forEach((nodeClass, id) => {
     const type = Object.getOwnPropertyDescriptor(nodeClass.prototype, "type")?.value;
     if (typeof type !== "string") return;
@@ -62,6 +68,7 @@ function rolesOf(
     else if (comments.has(type)) role[id] = COMMENT;
     else if (definitions.has(type)) role[id] = DEFINITION;
     else if (type === packageType) role[id] = PACKAGE;
+    else if (wrappers.has(type)) role[id] = WRAPPER;
   });
   const roles = { role, names };
   rolesByLanguage.set(language as object, roles);
