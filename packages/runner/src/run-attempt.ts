@@ -90,7 +90,8 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
       : {}),
   });
   const finalDir = attemptDir(options.outDir, incidentId, attempt);
-  const staging = `${join(options.outDir, incidentId)}/.attempt-${attempt}.partial-${randomBytes(4).toString("hex")}`;
+  const tag = randomBytes(4).toString("hex");
+  const staging = join(options.outDir, incidentId, `.attempt-${attempt}.partial-${tag}`);
   await mkdir(staging, { recursive: true });
   const work = await mkdtemp(join(options.tempDir, workDirPrefix(incidentId, attempt)));
   emit({ type: "attempt-start", incidentId, attempt });
@@ -280,7 +281,7 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
   await writeFileAtomic(join(staging, ATTEMPT_FILES.attempt), serialize(record));
   // The old folder (an interrupted or redone attempt) is moved aside, not deleted first, so
   // the window without an attempt folder is two renames long; a kill there redoes the attempt.
-  const replaced = `${staging.replace(".partial-", ".replaced-")}`;
+  const replaced = join(options.outDir, incidentId, `.attempt-${attempt}.replaced-${tag}`);
   await rename(finalDir, replaced).catch((failed: NodeJS.ErrnoException) => {
     if (failed.code !== "ENOENT") throw failed;
   });
