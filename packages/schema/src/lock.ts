@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { link, readdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
+import { link, open, readdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -54,12 +54,17 @@ function ownerOf(raw: string): { pid: number; host: string } | undefined {
 /**
  * Removes the lock `path` if it still holds `staleRaw`. Breakers take `<path>.break` first,
  * so two processes that both saw the same stale lock cannot remove the fresh lock one of
- * them took meanwhile. `draft` is a file holding this process's id, linked as the breaker.
+ * them took meanwhile. `draft` is a file holding `me` (this process's id), placed as the breaker.
  */
-async function breakStale(path: string, staleRaw: string, draft: string): Promise<void> {
+async function breakStale(
+  path: string,
+  staleRaw: string,
+  draft: string,
+  me: string,
+): Promise<void> {
   const breaker = `${path}.break`;
   try {
-    await link(draft, breaker);
+    await placeLock(draft, breaker, me);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     // Another process is breaking it (a breaker lives microseconds; an old one was killed).
@@ -83,6 +88,29 @@ async function removeDeadDrafts(path: string): Promise<void> {
     const pid = Number(name.slice(prefix.length).split("-")[0]);
     if (Number.isInteger(pid) && !processAlive(pid))
       await unlink(join(dirname(path), name)).catch(() => {});
+  }
+}
+
+/** Error codes of file systems without hard links (some FUSE, SMB and 9p mounts). */
+const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV"]);
+
+/**
+ * Puts the lock file in place atomically: a hard link of the whole draft, or, where the file
+ * system has no hard links, an exclusive create then write (a kill between the two leaves an
+ * empty lock, broken once it is a minute old). Throws `EEXIST` when the lock is taken.
+ */
+async function placeLock(draft: string, path: string, content: string): Promise<void> {
+  try {
+    await link(draft, path);
+    return;
+  } catch (error) {
+    if (!NO_LINKS.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
+  }
+  const handle = await open(path, "wx");
+  try {
+    await handle.writeFile(`${content}\n`);
+  } finally {
+    await handle.close();
   }
 }
 
@@ -115,7 +143,7 @@ export async function acquireFileLock(
   try {
     for (;;) {
       try {
-        await link(temp, path);
+        await placeLock(temp, path, me);
         return {
           path,
           release: async () => {
@@ -134,7 +162,7 @@ export async function acquireFileLock(
             Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? 0) > 60_000
           : owner.host === hostname() && !processAlive(owner.pid);
       if (stale) {
-        await breakStale(path, raw, temp);
+        await breakStale(path, raw, temp, me);
         continue;
       }
       const holder = owner ? `process ${owner.pid} on ${owner.host}` : "an unknown process";
