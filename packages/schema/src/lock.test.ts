@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { testdir } from "@distdebug/test-utils";
@@ -72,6 +72,17 @@ describe("acquireFileLock", () => {
     await utimes(path, old, old);
     const lock = await acquireFileLock(path, { wait: false });
     await lock.release();
+  });
+
+  it("refuses, without spinning, a lock path it cannot read (a directory there)", async () => {
+    const dir = await testdir();
+    const path = join(dir, "x.lock");
+    await mkdir(path);
+    await expect(acquireFileLock(path, { wait: false })).rejects.toThrow(/an unknown process/);
+    // Even once old enough to count as stale, it cannot be removed: refused, not spun on.
+    const old = new Date(Date.now() - 120_000);
+    await utimes(path, old, old);
+    await expect(acquireFileLock(path, { wait: false })).rejects.toThrow(/an unknown process/);
   });
 
   it("lets exactly one of many concurrent takers break a stale lock", async () => {

@@ -35,12 +35,15 @@ export interface AcquireFileLockOptions {
   what?: string;
 }
 
-/** A lock file's content, or undefined when it does not exist (any more). */
+/**
+ * A lock file's content; undefined when it does not exist (any more); empty when it cannot
+ * be read (then it counts as a lock of an unknown process).
+ */
 async function readLock(path: string): Promise<string | undefined> {
   try {
     return (await readFile(path, "utf8")).trim();
-  } catch {
-    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? undefined : "";
   }
 }
 
@@ -52,7 +55,8 @@ function ownerOf(raw: string): { pid: number; host: string } | undefined {
 }
 
 /**
- * Removes the lock `path` if it still holds `staleRaw`. Breakers take `<path>.break` first,
+ * Removes the lock `path` if it still holds `staleRaw`: `removed` (or changed meanwhile),
+ * `busy` (another process is breaking it) or `stuck` (it cannot be removed). Breakers take `<path>.break` first,
  * so two processes that both saw the same stale lock cannot remove the fresh lock one of
  * them took meanwhile. `draft` is a file holding `me` (this process's id), placed as the breaker.
  */
@@ -61,7 +65,7 @@ async function breakStale(
   staleRaw: string,
   draft: string,
   me: string,
-): Promise<void> {
+): Promise<"removed" | "busy" | "stuck"> {
   const breaker = `${path}.break`;
   try {
     await placeLock(draft, breaker, me);
@@ -70,10 +74,14 @@ async function breakStale(
     // Another process is breaking it (a breaker lives microseconds; an old one was killed).
     const info = await stat(breaker).catch(() => undefined);
     if (info && Date.now() - info.mtimeMs > 10_000) await unlink(breaker).catch(() => {});
-    return;
+    return "busy";
   }
   try {
-    if ((await readLock(path)) === staleRaw) await unlink(path).catch(() => {});
+    if ((await readLock(path)) !== staleRaw) return "removed"; // changed meanwhile: look again
+    return await unlink(path).then(
+      () => "removed" as const,
+      () => "stuck" as const,
+    );
   } finally {
     await unlink(breaker).catch(() => {});
   }
@@ -162,8 +170,13 @@ export async function acquireFileLock(
             Date.now() - ((await stat(path).catch(() => undefined))?.mtimeMs ?? 0) > 60_000
           : owner.host === hostname() && !processAlive(owner.pid);
       if (stale) {
-        await breakStale(path, raw, temp, me);
-        continue;
+        const broken = await breakStale(path, raw, temp, me);
+        if (broken === "removed") continue;
+        if (broken === "busy") {
+          await sleep(10 + Math.random() * 20);
+          continue;
+        }
+        // "stuck": it cannot be removed (not a file); it is reported like a held lock.
       }
       const holder = owner ? `process ${owner.pid} on ${owner.host}` : "an unknown process";
       if (options.wait === false)
