@@ -7,21 +7,8 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Language } from "@distdebug/schema";
-import { parseText } from "../../packages/evaluator/src/internal/build-index.js";
-import {
-  type Collected,
-  collectTree,
-  fromWalk,
-} from "../../packages/evaluator/src/internal/collect-tree.js";
-import { LANGUAGE_SPECS } from "../../packages/evaluator/src/internal/specs.js";
-import {
-  collectDefinitions,
-  definitionNodeTypes,
-} from "../../packages/evaluator/src/internal/symbols.js";
-import { splitLines } from "../../packages/evaluator/src/internal/text.js";
-import { walkTree } from "../../packages/evaluator/src/internal/walk-tree.js";
-import { languageOf } from "../../packages/evaluator/src/languages.js";
+import { languageOf } from "@distdebug/evaluator";
+import { compareCollectors } from "../../packages/evaluator/fixtures/compare-collectors.js";
 
 function* files(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -31,34 +18,6 @@ function* files(dir: string): Generator<string> {
   }
 }
 
-function facts(language: Language, collected: Collected, text: string): string {
-  const { atoms } = collected;
-  const rows = Array.from({ length: atoms.count }, (_, index) =>
-    [
-      atoms.types[index],
-      atoms.startRow[index],
-      atoms.startColumn[index],
-      atoms.endRow[index],
-      atoms.endColumn[index],
-      atoms.containerStart[index],
-      atoms.containerEnd[index],
-    ].join(":"),
-  ).sort();
-  const definitions = collectDefinitions(
-    language,
-    collected.definitions,
-    collected.packageNode,
-    splitLines(text),
-    collected.wrappers,
-  );
-  return JSON.stringify({
-    rows,
-    comments: collected.comments,
-    errors: collected.errors,
-    definitions,
-  });
-}
-
 const counts = new Map<string, { files: number; walked: number; mismatches: number; mb: number }>();
 const mismatches: string[] = [];
 for (const root of process.argv.slice(2)) {
@@ -66,19 +25,16 @@ for (const root of process.argv.slice(2)) {
     const language = languageOf(path);
     if (language === "text" || statSync(path).size > 8 * 1024 * 1024) continue;
     const text = readFileSync(path, "utf8");
-    const spec = LANGUAGE_SPECS[language];
-    const { definitions, packageType } = definitionNodeTypes(language);
     const count = counts.get(language) ?? { files: 0, walked: 0, mismatches: 0, mb: 0 };
     counts.set(language, count);
     count.files += 1;
     count.mb += text.length / 1024 / 1024;
-    const fast = collectTree(parseText(language, text), text, spec, definitions, packageType);
+    const { fast, walked } = compareCollectors(language, text);
     if (!fast) {
       count.walked += 1;
       continue;
     }
-    const walked = fromWalk(walkTree(parseText(language, text), spec, definitions, packageType));
-    if (facts(language, fast, text) !== facts(language, walked, text)) {
+    if (JSON.stringify(fast) !== JSON.stringify(walked)) {
       count.mismatches += 1;
       mismatches.push(path);
     }
