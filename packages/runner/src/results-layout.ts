@@ -28,6 +28,25 @@ export function attemptDir(outDir: string, incidentId: string, attempt: number):
   return join(outDir, incidentId, `attempt-${attempt}`);
 }
 
+/**
+ * A hidden sibling of an attempt folder: `partial` while the attempt is built, `replaced` for
+ * the folder it replaces, moved aside until the new one is in place. `tag` makes it unique.
+ */
+export function attemptAsideDir(
+  outDir: string,
+  incidentId: string,
+  attempt: number,
+  kind: "partial" | "replaced",
+  tag: string,
+): string {
+  return join(outDir, incidentId, `.attempt-${attempt}.${kind}-${tag}`);
+}
+
+/** True for the name of an {@link attemptAsideDir} folder (a killed run's leftover). */
+export function isAttemptAsideName(name: string): boolean {
+  return /^\.attempt-\d+\.(partial|replaced)-/.test(name);
+}
+
 /** Start of an attempt's working folder name under the cache's `tmp/` (pid: whose it is). */
 export function workDirPrefix(incidentId: string, attempt: number): string {
   return `${incidentId}-a${attempt}-p${process.pid}-`;

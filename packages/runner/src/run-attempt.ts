@@ -24,7 +24,7 @@ import type { DatasetIncident } from "./dataset/types.js";
 import type { AttemptPhase, RunEventListener } from "./events.js";
 import { sha256Hex } from "./hash.js";
 import type { PreparedIncident } from "./prepared-incident.js";
-import { ATTEMPT_FILES, attemptDir, workDirPrefix } from "./results-layout.js";
+import { ATTEMPT_FILES, attemptAsideDir, attemptDir, workDirPrefix } from "./results-layout.js";
 
 /** Options of {@link runAttempt}. */
 export interface RunAttemptOptions {
@@ -91,7 +91,7 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
   });
   const finalDir = attemptDir(options.outDir, incidentId, attempt);
   const tag = randomBytes(4).toString("hex");
-  const staging = join(options.outDir, incidentId, `.attempt-${attempt}.partial-${tag}`);
+  const staging = attemptAsideDir(options.outDir, incidentId, attempt, "partial", tag);
   await mkdir(staging, { recursive: true });
   const work = await mkdtemp(join(options.tempDir, workDirPrefix(incidentId, attempt)));
   emit({ type: "attempt-start", incidentId, attempt });
@@ -281,7 +281,7 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
   await writeFileAtomic(join(staging, ATTEMPT_FILES.attempt), serialize(record));
   // The old folder (an interrupted or redone attempt) is moved aside, not deleted first, so
   // the window without an attempt folder is two renames long; a kill there redoes the attempt.
-  const replaced = join(options.outDir, incidentId, `.attempt-${attempt}.replaced-${tag}`);
+  const replaced = attemptAsideDir(options.outDir, incidentId, attempt, "replaced", tag);
   await rename(finalDir, replaced).catch((failed: NodeJS.ErrnoException) => {
     if (failed.code !== "ENOENT") throw failed;
   });

@@ -21,6 +21,7 @@ import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
 import {
   ATTEMPT_FILES,
   attemptDir,
+  isAttemptAsideName,
   runInfoPath,
   runLockPath,
   workDirOwner,
@@ -106,7 +107,7 @@ async function removeLeftovers(
       continue;
     }
     for (const name of names) {
-      if (/^\.attempt-\d+\.(partial|replaced)-/.test(name)) {
+      if (isAttemptAsideName(name)) {
         await rm(join(outDir, id, name), { recursive: true, force: true });
       }
     }
@@ -219,12 +220,6 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
       incidents.map((incident) => incident.id),
       tempDir,
     );
-    return await runJobs();
-  } finally {
-    await lock.release();
-  }
-
-  async function runJobs(): Promise<RunBenchmarkResult> {
     const hashOfConfig = configHash(config);
     const records = new Map<string, Attempt>();
     const jobs: { incident: DatasetIncident; attempt: number; inputHash: string }[] = [];
@@ -330,5 +325,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
       reused: attempts.length - ran,
       interrupted: signal.aborted,
     };
+  } finally {
+    await lock.release();
   }
 }
