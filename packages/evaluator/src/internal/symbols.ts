@@ -186,11 +186,7 @@ export const WRAPPER_TYPES: readonly string[] = ["decorated_definition", "templa
 function wrapperOf(language: Language, node: DefinitionNode): DefinitionNode {
   if (language === "python" || language === "cpp") {
     const parent = node.parent;
-    if (
-      parent &&
-      (parent.type === "decorated_definition" || parent.type === "template_declaration")
-    )
-      return parent;
+    if (parent && WRAPPER_TYPES.includes(parent.type)) return parent;
   }
   return node;
 }
