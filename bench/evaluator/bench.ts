@@ -3,7 +3,7 @@
  * languages and prints attempts per second, MB/s, peak RSS, memory growth, and the ratio of
  * total scoring time to the time of only parsing the same bytes with tree-sitter (the floor).
  *
- *   node --expose-gc --conditions=@distdebug/source --import tsx bench/evaluator/bench.ts [--mb 20] [--attempts 360] [--rounds 3]
+ *   node --expose-gc --conditions=@distdebug/source --import tsx bench/evaluator/bench.ts [--mb 20] [--attempts 360] [--rounds 3] [--paired 3]
  *
  * `--profile first-pass.cpuprofile` writes a CPU profile of the first scoring pass.
  */
@@ -46,12 +46,14 @@ const { values } = parseArgs({
     mb: { type: "string", default: "20" },
     attempts: { type: "string", default: "360" },
     rounds: { type: "string", default: "3" },
+    paired: { type: "string", default: "3" },
     profile: { type: "string" },
   },
 });
 const totalBytes = Number(values.mb) * 1024 * 1024;
 const attempts = Number(values.attempts);
 const roundCount = Math.max(1, Number(values.rounds));
+const pairedRounds = Math.max(0, Number(values.paired));
 const gc = (globalThis as { gc?: () => void }).gc;
 
 /**
@@ -212,6 +214,58 @@ async function main() {
       }
       return result;
     };
+    // Paired per file: the floor's parse of a file and a fresh evaluator's first load of the
+    // same file (a one-line diagnosis on it: read, parse, index) right next to each other, in
+    // alternating order, then the 360 attempts with every file loaded. Drift of the machine
+    // over seconds hits both sides of each pair alike, so this ratio is the steadier one.
+    // A young-generation collection after each step frees that step's trees (their finalizers
+    // run) without the cost of a full collection of the evaluator's heap on every file.
+    const settleYoung = async () => {
+      (gc as ((options: { type: "minor" }) => void) | undefined)?.({ type: "minor" });
+      for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const paired = async () => {
+      await settle();
+      const evaluator = createEvaluator({
+        readFile: directoryReader(dir),
+        listFiles: () => listDirectoryFiles(dir),
+      });
+      let floor = 0;
+      let load = 0;
+      const parseOne = async (file: GeneratedFile) => {
+        const started = performance.now();
+        (parsers.get(file.language) as Parser).parse(file.text, null, { bufferSize: 1024 * 1024 });
+        await settleYoung();
+        floor += performance.now() - started;
+      };
+      const loadOne = async (file: GeneratedFile) => {
+        const block = { path: file.path, startLine: 1, endLine: 1 };
+        const started = performance.now();
+        await evaluator.score({
+          gold: { incidentId: "load", blocks: [block] },
+          diagnosis: { format: "distdebug.diagnosis/1", incidentId: "load", blocks: [block] },
+        });
+        await settleYoung();
+        load += performance.now() - started;
+      };
+      for (const [index, file] of files.entries()) {
+        if (index % 2 === 0) {
+          await parseOne(file);
+          await loadOne(file);
+        } else {
+          await loadOne(file);
+          await parseOne(file);
+        }
+      }
+      const started = performance.now();
+      for (const attempt of list) await evaluator.score(attempt);
+      await settle();
+      const rest = performance.now() - started;
+      return { floor: floor / 1000, score: (load + rest) / 1000, rest: rest / 1000 };
+    };
+
+    const pairs: Awaited<ReturnType<typeof paired>>[] = [];
+    for (let round = 0; round < pairedRounds; round++) pairs.push(await paired());
     const rounds: {
       floor: Awaited<ReturnType<typeof parseAll>>;
       score: Awaited<ReturnType<typeof firstPass>>;
@@ -261,6 +315,9 @@ async function main() {
     );
     console.log(
       `ratio, median of ${rounds.length} rounds: ${median(ratios("wall")).toFixed(2)} wall-clock, ${median(ratios("cpu")).toFixed(2)} CPU time of all threads, ${median(ratios("main")).toFixed(2)} CPU time of the main thread (target <= 1.5; round 1 is the cold one)`,
+    );
+    console.log(
+      `paired per file (${pairs.length} rounds): floor ${show(pairs.map((pair) => pair.floor))} s; loads + scoring ${show(pairs.map((pair) => pair.score))} s (of which scoring with files loaded ${show(pairs.map((pair) => pair.rest))} s); ratio per round ${show(pairs.map((pair) => pair.score / pair.floor))}, median ${median(pairs.map((pair) => pair.score / pair.floor)).toFixed(2)}`,
     );
     console.log(
       `scoring, cached files: ${cachedSeconds.toFixed(2)} s = ${(list.length / cachedSeconds).toFixed(0)} attempts/s`,

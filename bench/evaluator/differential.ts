@@ -1,7 +1,8 @@
 /**
- * Differential check on real code: for every source file under the given folders, the fast
- * collector (native batches) must collect exactly what the reference walk does. Prints files
- * compared per language, files the fast path left to the walk (ERROR trees), and mismatches.
+ * Differential check on real code: for every source file under the given folders, both fast
+ * collectors (the evaluator's addon, and node-tree-sitter's native batches) must collect
+ * exactly what the reference walk does (the search path only for trees without ERROR nodes).
+ * Prints files compared per language, files with ERROR nodes, and mismatches.
  *
  *   node --conditions=@distdebug/source --import tsx bench/evaluator/differential.ts <dir>...
  */
@@ -9,6 +10,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { languageOf } from "@distdebug/evaluator";
 import { compareCollectors } from "../../packages/evaluator/fixtures/compare-collectors.js";
+import { collectAddon } from "../../packages/evaluator/src/internal/native-collect.js";
 
 function* files(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -18,6 +20,7 @@ function* files(dir: string): Generator<string> {
   }
 }
 
+if (!collectAddon) throw new Error("the evaluator's addon is not built: run the install first");
 const counts = new Map<string, { files: number; walked: number; mismatches: number; mb: number }>();
 const mismatches: string[] = [];
 for (const root of process.argv.slice(2)) {
@@ -29,20 +32,24 @@ for (const root of process.argv.slice(2)) {
     counts.set(language, count);
     count.files += 1;
     count.mb += text.length / 1024 / 1024;
-    const { fast, walked } = compareCollectors(language, text);
-    if (!fast) {
-      count.walked += 1;
-      continue;
-    }
-    if (JSON.stringify(fast) !== JSON.stringify(walked)) {
-      count.mismatches += 1;
-      mismatches.push(path);
-    }
+    const addon = compareCollectors(language, text, "addon");
+    const binding = compareCollectors(language, text, "binding");
+    // The search path leaves trees with ERROR nodes to the walk; the addon never does.
+    if (!binding.fast) count.walked += 1;
+    const walked = JSON.stringify(addon.walked);
+    for (const [name, fast] of [
+      ["addon", addon.fast],
+      ["binding", binding.fast],
+    ] as const)
+      if ((fast || name === "addon") && JSON.stringify(fast) !== walked) {
+        count.mismatches += 1;
+        mismatches.push(`${path} (${name})`);
+      }
   }
 }
 for (const [language, count] of counts)
   console.log(
-    `${language.padEnd(7)} ${String(count.files).padStart(5)} files ${count.mb.toFixed(1).padStart(6)} MB  ${String(count.walked).padStart(4)} left to the walk (ERROR trees)  ${count.mismatches} mismatches`,
+    `${language.padEnd(7)} ${String(count.files).padStart(5)} files ${count.mb.toFixed(1).padStart(6)} MB  ${String(count.walked).padStart(4)} with ERROR nodes (the search path leaves them to the walk; the addon collects them)  ${count.mismatches} mismatches`,
   );
 for (const path of mismatches.slice(0, 20)) console.log(`mismatch: ${path}`);
 process.exitCode = mismatches.length > 0 ? 1 : 0;

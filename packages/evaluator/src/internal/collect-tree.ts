@@ -1,7 +1,14 @@
 import type Parser from "tree-sitter";
 import { AtomCandidates, LineTable } from "./atom-candidates.js";
+import {
+  ATOM_WORDS,
+  type Collection,
+  collectAddon,
+  EXTRA_WORDS,
+  NO_NAME,
+} from "./native-collect.js";
 import { NativeNode, type NativeNodeContext } from "./native-node.js";
-import { type NodeList, nativeTree } from "./native-tree.js";
+import { type NativeTree, NodeList, nativeTree } from "./native-tree.js";
 import { POSITION_SCALE } from "./positions.js";
 import type { LanguageSpec } from "./specs.js";
 import { type DefinitionNode, WRAPPER_TYPES } from "./symbols.js";
@@ -9,6 +16,7 @@ import {
   COMMENT,
   CONTAINER,
   DEFINITION,
+  ERROR_TYPE_ID,
   PACKAGE,
   type Range,
   type Roles,
@@ -60,6 +68,49 @@ interface Plan {
   exclude: (readonly string[] | undefined)[];
   /** Node types to search for. */
   types: string[];
+  /** What the addon needs (made from the first tree of the language it sees). */
+  addon?: AddonPlan;
+}
+
+/** The field rules as the addon takes them, and every type name by id. */
+interface AddonPlan {
+  fieldMode: Uint8Array;
+  fieldSet: Uint8Array;
+  fieldStride: number;
+  /** The id of the field `name` (0: none). */
+  nameField: number;
+  typeNames: string[];
+}
+
+function addonPlanOf(plan: Plan, root: Uint32Array): AddonPlan {
+  if (plan.addon) return plan.addon;
+  const addon = collectAddon as NonNullable<typeof collectAddon>;
+  const fieldNames = [
+    ...new Set([...plan.fields, ...plan.exclude].flatMap((list) => (list ? [...list] : []))),
+  ];
+  const [ids, typeNames] = addon.languageFacts(root, [...fieldNames, "name"]);
+  const idOf = new Map(fieldNames.map((name, index) => [name, ids[index] as number]));
+  const fieldStride = Math.max(0, ...ids.subarray(0, fieldNames.length)) + 1;
+  const types = plan.role.length;
+  const fieldMode = new Uint8Array(types);
+  const fieldSet = new Uint8Array(types * fieldStride);
+  for (let id = 0; id < types; id++) {
+    const listed = plan.fields[id] ?? plan.exclude[id];
+    if (!listed) continue;
+    fieldMode[id] = plan.fields[id] ? 1 : 2;
+    for (const name of listed) {
+      const field = idOf.get(name) ?? 0;
+      if (field !== 0) fieldSet[id * fieldStride + field] = 1;
+    }
+  }
+  plan.addon = {
+    fieldMode,
+    fieldSet,
+    fieldStride,
+    nameField: ids[fieldNames.length] as number,
+    typeNames,
+  };
+  return plan.addon;
 }
 
 const plans = new WeakMap<object, Plan>();
@@ -135,13 +186,17 @@ function collectChildren(
   } while (cursor.gotoNextSibling());
 }
 
+/** Which native path {@link collectTree} takes. */
+export type CollectPath = "addon" | "binding";
+
 /**
- * What `walkTree` collects, read in one native search plus a few cursor steps per
- * container child instead of several native calls per node: the search finds containers,
- * comments, definitions and the package clause in pre-order, then a cursor lists each
- * container's children. Trees with ERROR or MISSING nodes, and a binding that is not the
- * expected one, give `undefined` (the caller walks the tree instead). Atoms come grouped by
- * container rather than in pre-order; the index does not depend on their order.
+ * What `walkTree` collects, read without several native calls per node. With the evaluator's
+ * addon (`path` "addon", the default when it is built), one pass in C finds containers,
+ * comments, definitions, the package clause, wrappers and ERROR nodes in pre-order with each
+ * container's atoms. Without it ("binding"), one node-tree-sitter search finds those nodes and a cursor
+ * lists each container's children; it leaves trees with ERROR or MISSING nodes to the walk
+ * (`undefined`), as both paths do for a binding that is not the expected one. Atoms come
+ * grouped by container rather than in pre-order; the index does not depend on their order.
  */
 export function collectTree(
   tree: Parser.Tree,
@@ -149,9 +204,13 @@ export function collectTree(
   spec: LanguageSpec,
   definitionTypes: readonly string[],
   packageType: string | undefined,
+  path: CollectPath = collectAddon ? "addon" : "binding",
 ): Collected | undefined {
   const native = nativeTree(tree);
-  if (!native || native.hasError()) return undefined;
+  if (!native) return undefined;
+  const addon = path === "addon" ? collectAddon : undefined;
+  // The search path does not look for ERROR nodes: such trees are left to the walk.
+  if (!addon && native.hasError()) return undefined;
   const language = (tree as unknown as { language: Parser.Language }).language;
   const plan = planOf(language, spec, definitionTypes, packageType);
   const context: NativeNodeContext = { native, text, names: plan.names };
@@ -163,15 +222,95 @@ export function collectTree(
     packageNode: undefined,
     wrappers: new Map(),
   };
-  collectFound(context, plan, new LineTable(text), native.descendantsOfType(plan.types), result);
+  if (addon) {
+    const root = native.rootWords();
+    const addonPlan = addonPlanOf(plan, root);
+    const [types, words, extra, atoms] = addon.collect(
+      root,
+      plan.role,
+      addonPlan.fieldMode,
+      addonPlan.fieldSet,
+      addonPlan.fieldStride,
+      addonPlan.nameField,
+    );
+    const pass: AddonPass = { extra, atoms, typeNames: addonPlan.typeNames };
+    collectFound(context, plan, pass, NodeList.of(types, words), result);
+  } else {
+    const lines = new LineTable(text);
+    collectFound(context, plan, lines, native.descendantsOfType(plan.types), result);
+  }
   return result;
 }
 
-/** Goes through the nodes the search found, in pre-order (see `collectTree`). */
+/** The addon's answers beyond the found nodes (see `Collection`). */
+interface AddonPass {
+  extra: Collection["extra"];
+  atoms: Collection["atoms"];
+  typeNames: readonly string[];
+}
+
+/** Appends the atoms the addon found for found node `index` (a container). */
+function addonAtoms(
+  pass: AddonPass,
+  index: number,
+  containerStart: number,
+  atoms: AtomCandidates,
+): void {
+  const { extra, typeNames } = pass;
+  const at = index * EXTRA_WORDS;
+  const containerEnd = extra[at] as number;
+  const first = extra[at + 3] as number;
+  const count = extra[at + 4] as number;
+  const words = pass.atoms;
+  for (let atom = first; atom < first + count; atom++) {
+    const word = atom * ATOM_WORDS;
+    atoms.push(
+      typeNames[words[word] as number] as string,
+      words[word + 1] as number,
+      words[word + 2] as number,
+      words[word + 3] as number,
+      words[word + 4] as number,
+      containerStart,
+      containerEnd,
+    );
+  }
+}
+
+/**
+ * The text of found node `index`'s `name` field child (`null`: it has none) when the addon
+ * read it, else `undefined`.
+ */
+function nameOf(
+  text: string,
+  source: LineTable | AddonPass,
+  index: number,
+): string | null | undefined {
+  if (source instanceof LineTable) return undefined;
+  const at = index * EXTRA_WORDS;
+  const start = source.extra[at + 5] as number;
+  return start === NO_NAME ? null : text.slice(start, source.extra[at + 6] as number);
+}
+
+/** End row and column of found node `index`: from the addon's pass, else asked natively. */
+function endOf(
+  native: NativeTree,
+  source: LineTable | AddonPass,
+  found: NodeList,
+  index: number,
+): { row: number; column: number } {
+  if (source instanceof LineTable) return native.endPosition(found, index);
+  const at = index * EXTRA_WORDS;
+  return { row: source.extra[at] as number, column: source.extra[at + 1] as number };
+}
+
+/**
+ * Goes through the nodes the search or the addon found, in pre-order (see `collectTree`); a
+ * line table means the search, whose containers' children a cursor lists.
+ */
 function collectFound(
   context: NativeNodeContext,
   plan: Plan,
-  lines: LineTable,
+  source: LineTable | AddonPass,
   found: NodeList,
   result: Collected,
 ): void {
@@ -184,12 +323,21 @@ function collectFound(
   for (let index = 0; index < found.count; index++) {
     const typeId = found.typeIds[index] as number;
     const nodeRole = role[typeId] ?? 0;
-    if (nodeRole === 0) continue; // an anonymous token with the name of a named type
+    // An anonymous token with the name of a named type (only the addon finds ERROR nodes).
+    if (nodeRole === 0 && typeId !== ERROR_TYPE_ID) continue;
     const row = found.startRow(index);
     const column = found.startColumn(index);
     if (key(row, column) < commentEnd) continue;
-    if (nodeRole === COMMENT) {
-      const end = native.endPosition(found, index);
+    if (typeId === ERROR_TYPE_ID) {
+      const end = endOf(native, source, found, index);
+      result.errors.push({
+        startRow: row,
+        startColumn: column,
+        endRow: end.row,
+        endColumn: end.column,
+      });
+    } else if (nodeRole === COMMENT) {
+      const end = endOf(native, source, found, index);
       result.comments.push({
         startRow: row,
         startColumn: column,
@@ -198,10 +346,12 @@ function collectFound(
       });
       commentEnd = key(end.row, end.column);
     } else if (nodeRole === CONTAINER) {
-      const cursor = native.cursorAt(found, index);
-      collectChildren(cursor, typeId, row, plan, lines, result.atoms);
+      if (source instanceof LineTable) {
+        const cursor = native.cursorAt(found, index);
+        collectChildren(cursor, typeId, row, plan, source, result.atoms);
+      } else addonAtoms(source, index, row, result.atoms);
     } else if (nodeRole === DEFINITION) {
-      const node = new NativeNode(context, found, index);
+      const node = new NativeNode(context, found, index, nameOf(context.text, source, index));
       result.definitions.push(node);
       const wrapper = wrapped.get(found.idOf(index));
       if (wrapper) result.wrappers?.set(node, wrapper);

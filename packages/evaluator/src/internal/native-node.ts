@@ -17,11 +17,14 @@ export class NativeNode implements DefinitionNode {
   readonly #context: NativeNodeContext;
   readonly #list: NodeList;
   readonly #index: number;
+  /** See {@link DefinitionNode.nameText}. */
+  readonly nameText: string | null | undefined;
 
-  constructor(context: NativeNodeContext, list: NodeList, index: number) {
+  constructor(context: NativeNodeContext, list: NodeList, index: number, nameText?: string | null) {
     this.#context = context;
     this.#list = list;
     this.#index = index;
+    this.nameText = nameText;
   }
 
   get type(): string {

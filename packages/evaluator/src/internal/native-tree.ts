@@ -70,12 +70,21 @@ const binding = loadBinding();
  */
 export class NodeList {
   count = 0;
-  typeIds: Int32Array | number[];
+  typeIds: Int32Array | Uint32Array | number[];
   words: Uint32Array | number[];
 
   constructor(capacity = 1) {
     this.typeIds = new Int32Array(capacity);
     this.words = new Uint32Array(capacity * WORDS);
+  }
+
+  /** A list over arrays made elsewhere (type ids, and six words per node). */
+  static of(typeIds: Uint32Array, words: Uint32Array): NodeList {
+    const list = new NodeList(0);
+    list.typeIds = typeIds;
+    list.words = words;
+    list.count = typeIds.length;
+    return list;
   }
 
   /** A list for one node, in plain arrays (cheaper to make than typed ones). */
@@ -142,6 +151,11 @@ export class NativeTree {
   /** The root node (a list of one). */
   get root(): NodeList {
     return this.#root;
+  }
+
+  /** The root node's six words (a copy). */
+  rootWords(): Uint32Array {
+    return Uint32Array.from(this.#root.words.slice(0, WORDS));
   }
 
   /** True when the tree has ERROR or MISSING nodes. */

@@ -13,6 +13,18 @@ export interface DefinitionNode {
   readonly parent: DefinitionNode | null;
   readonly namedChildren: DefinitionNode[];
   childForFieldName(name: string): DefinitionNode | null;
+  /**
+   * The text of the child in field `name`, when known without asking the tree (`null`: there
+   * is none); `undefined` means ask `childForFieldName`.
+   */
+  readonly nameText?: string | null | undefined;
+}
+
+/** The text of a node's `name` field child. */
+function nameText(node: DefinitionNode): string | undefined {
+  const known = node.nameText;
+  if (known !== undefined) return known ?? undefined;
+  return node.childForFieldName("name")?.text;
 }
 
 /** One definition of a file with its qualified name parts. */
@@ -156,27 +168,27 @@ function definitionName(language: Language, node: DefinitionNode): string | unde
     case "function_definition":
       if (language === "c" || language === "cpp")
         return declaratorName(node.childForFieldName("declarator"));
-      return node.childForFieldName("name")?.text;
+      return nameText(node);
     case "method_declaration":
       if (language === "go") {
         const receiver = node.childForFieldName("receiver");
         const parameter = receiver?.namedChildren.find((c) => c.type === "parameter_declaration");
         const type = parameter?.childForFieldName("type");
-        const name = node.childForFieldName("name")?.text;
+        const name = nameText(node);
         const owner = type ? nameParts(type.text).at(-1) : undefined;
         return name === undefined ? undefined : owner ? `${owner}.${name}` : name;
       }
-      return node.childForFieldName("name")?.text;
+      return nameText(node);
     case "namespace_definition":
-      return node.childForFieldName("name")?.text;
+      return nameText(node);
     case "class_specifier":
     case "struct_specifier":
     case "union_specifier":
     case "enum_specifier":
       if (!node.childForFieldName("body")) return undefined;
-      return node.childForFieldName("name")?.text;
+      return nameText(node);
     default:
-      return node.childForFieldName("name")?.text;
+      return nameText(node);
   }
 }
 

@@ -34,7 +34,8 @@ export const PACKAGE = 4;
 /** Wraps a definition (see `WRAPPER_TYPES`); only `collectTree` looks for these. */
 export const WRAPPER = 5;
 /** ts_builtin_sym_error. */
-const ERROR_TYPE_ID = 65535;
+/** The type id tree-sitter gives ERROR nodes. */
+export const ERROR_TYPE_ID = 65535;
 
 /** Role and name of each named node type, by symbol id. */
 export interface Roles {
