@@ -316,9 +316,10 @@ async function main() {
     console.log(
       `ratio, median of ${rounds.length} rounds: ${median(ratios("wall")).toFixed(2)} wall-clock, ${median(ratios("cpu")).toFixed(2)} CPU time of all threads, ${median(ratios("main")).toFixed(2)} CPU time of the main thread (target <= 1.5; round 1 is the cold one)`,
     );
-    console.log(
-      `paired per file (${pairs.length} rounds): floor ${show(pairs.map((pair) => pair.floor))} s; loads + scoring ${show(pairs.map((pair) => pair.score))} s (of which scoring with files loaded ${show(pairs.map((pair) => pair.rest))} s); ratio per round ${show(pairs.map((pair) => pair.score / pair.floor))}, median ${median(pairs.map((pair) => pair.score / pair.floor)).toFixed(2)}`,
-    );
+    if (pairs.length > 0)
+      console.log(
+        `paired per file (${pairs.length} rounds): floor ${show(pairs.map((pair) => pair.floor))} s; loads + scoring ${show(pairs.map((pair) => pair.score))} s (of which scoring with files loaded ${show(pairs.map((pair) => pair.rest))} s); ratio per round ${show(pairs.map((pair) => pair.score / pair.floor))}, median ${median(pairs.map((pair) => pair.score / pair.floor)).toFixed(2)}`,
+      );
     console.log(
       `scoring, cached files: ${cachedSeconds.toFixed(2)} s = ${(list.length / cachedSeconds).toFixed(0)} attempts/s`,
     );

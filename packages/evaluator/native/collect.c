@@ -26,10 +26,10 @@
 enum { CONTAINER = 1, COMMENT = 2, DEFINITION = 3 };
 
 /* Words per found node besides its type id and six node words: end row, end column (UTF-16 code
- * units), end index (UTF-16 code units), first atom and atom count (containers; 0 otherwise),
- * and the start and end index of its `name` field child (definitions that have one; NO_NAME
- * otherwise). */
-#define EXTRA_WORDS 7
+ * units), end index (UTF-16 code units), first atom and atom count (containers; 0 otherwise);
+ * for definitions, the start and end index of their `name` field child and of the end of their
+ * declarator chain (see `declarator_end`), NO_NAME when they have none. */
+#define EXTRA_WORDS 9
 #define NO_NAME 0xFFFFFFFFu
 /* Words per atom: type id, start row, start column, end row, end column (UTF-16 code units). */
 #define ATOM_WORDS 5
@@ -165,8 +165,24 @@ static const TSLanguage *language_of(napi_env env, napi_value value) {
 }
 
 /*
- * collect(root, role, fieldMode, fieldSet, fieldStride, nameField) -> [types, words, extra,
- * atoms]: the found nodes (type ids, six words each, EXTRA_WORDS each) in pre-order, and the
+ * Where a C or C++ declarator chain names its function: from the `declarator` field child,
+ * follow `declarator` fields until a node whose type is a name (`stop`), as `declaratorName` in
+ * src/internal/symbols.ts does (at most 12 nodes). A null node when the chain has no name.
+ */
+static TSNode declarator_end(TSNode node, TSFieldId declarator, const uint8_t *stop,
+                             size_t stop_length) {
+  TSNode current = ts_node_child_by_field_id(node, declarator);
+  for (int depth = 0; depth < 12 && !ts_node_is_null(current); depth++) {
+    TSSymbol symbol = ts_node_symbol(current);
+    if (symbol < stop_length && stop[symbol]) return current;
+    current = ts_node_child_by_field_id(current, declarator);
+  }
+  return (TSNode){{0, 0, 0, 0}, NULL, NULL};
+}
+
+/*
+ * collect(root, role, fieldMode, fieldSet, fieldStride, nameField, declaratorField,
+ * declaratorStop) -> [types, words, extra, atoms]: the found nodes (type ids, six words each, EXTRA_WORDS each) in pre-order, and the
  * atoms of the containers among them (ATOM_WORDS each).
  *   root: Uint32Array(6), the root node's words.
  *   role: Uint8Array, role by type id.
@@ -174,18 +190,22 @@ static const TSLanguage *language_of(napi_env env, napi_value value) {
  *     2 every child but those in the listed fields.
  *   fieldSet: Uint8Array, fieldSet[typeId * fieldStride + fieldId] = 1 for a listed field.
  *   nameField: the id of the field `name` (0: none).
+ *   declaratorField: the id of the field `declarator` (0: none).
+ *   declaratorStop: Uint8Array by type id: 1 for the types that end a declarator chain.
  */
 static napi_value collect(napi_env env, napi_callback_info info) {
-  napi_value argv[6];
-  if (!arguments(env, info, 6, argv, "collect")) return NULL;
-  uint8_t *role, *field_mode, *field_set;
-  size_t role_length, mode_length, set_length;
-  uint32_t field_stride, name_field;
+  napi_value argv[8];
+  if (!arguments(env, info, 8, argv, "collect")) return NULL;
+  uint8_t *role, *field_mode, *field_set, *stop;
+  size_t role_length, mode_length, set_length, stop_length;
+  uint32_t field_stride, name_field, declarator_field;
   if (!typed_array(env, argv[1], napi_uint8_array, (void **)&role, &role_length) ||
       !typed_array(env, argv[2], napi_uint8_array, (void **)&field_mode, &mode_length) ||
       !typed_array(env, argv[3], napi_uint8_array, (void **)&field_set, &set_length) ||
       napi_get_value_uint32(env, argv[4], &field_stride) != napi_ok ||
-      napi_get_value_uint32(env, argv[5], &name_field) != napi_ok)
+      napi_get_value_uint32(env, argv[5], &name_field) != napi_ok ||
+      napi_get_value_uint32(env, argv[6], &declarator_field) != napi_ok ||
+      !typed_array(env, argv[7], napi_uint8_array, (void **)&stop, &stop_length))
     return fail(env, "collect: bad arguments");
 
   const TSTree *tree = tree_of(env, argv[0]);
@@ -234,11 +254,21 @@ static napi_value collect(napi_env env, napi_callback_info info) {
       extra.data[at + 4] = 0;
       extra.data[at + 5] = NO_NAME;
       extra.data[at + 6] = NO_NAME;
-      if (node_role == DEFINITION && name_field != 0) {
-        TSNode name = ts_node_child_by_field_id(node, (TSFieldId)name_field);
+      extra.data[at + 7] = NO_NAME;
+      extra.data[at + 8] = NO_NAME;
+      if (node_role == DEFINITION) {
+        TSNode name = name_field ? ts_node_child_by_field_id(node, (TSFieldId)name_field)
+                                 : (TSNode){{0, 0, 0, 0}, NULL, NULL};
         if (!ts_node_is_null(name)) {
           extra.data[at + 5] = ts_node_start_byte(name) >> 1;
           extra.data[at + 6] = ts_node_end_byte(name) >> 1;
+        }
+        TSNode chain_end = declarator_field ? declarator_end(node, (TSFieldId)declarator_field,
+                                                             stop, stop_length)
+                                            : (TSNode){{0, 0, 0, 0}, NULL, NULL};
+        if (!ts_node_is_null(chain_end)) {
+          extra.data[at + 7] = ts_node_start_byte(chain_end) >> 1;
+          extra.data[at + 8] = ts_node_end_byte(chain_end) >> 1;
         }
       }
       if (node_role == CONTAINER) {

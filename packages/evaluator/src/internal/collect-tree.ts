@@ -11,7 +11,7 @@ import { NativeNode, type NativeNodeContext } from "./native-node.js";
 import { type NativeTree, NodeList, nativeTree } from "./native-tree.js";
 import { POSITION_SCALE } from "./positions.js";
 import type { LanguageSpec } from "./specs.js";
-import { type DefinitionNode, WRAPPER_TYPES } from "./symbols.js";
+import { DECLARATOR_NAME_TYPES, type DefinitionNode, WRAPPER_TYPES } from "./symbols.js";
 import {
   COMMENT,
   CONTAINER,
@@ -77,8 +77,11 @@ interface AddonPlan {
   fieldMode: Uint8Array;
   fieldSet: Uint8Array;
   fieldStride: number;
-  /** The id of the field `name` (0: none). */
+  /** The ids of the fields `name` and `declarator` (0: none). */
   nameField: number;
+  declaratorField: number;
+  /** 1 for the types that end a declarator chain. */
+  declaratorStop: Uint8Array;
   typeNames: string[];
 }
 
@@ -88,7 +91,7 @@ function addonPlanOf(plan: Plan, root: Uint32Array): AddonPlan {
   const fieldNames = [
     ...new Set([...plan.fields, ...plan.exclude].flatMap((list) => (list ? [...list] : []))),
   ];
-  const [ids, typeNames] = addon.languageFacts(root, [...fieldNames, "name"]);
+  const [ids, typeNames] = addon.languageFacts(root, [...fieldNames, "name", "declarator"]);
   const idOf = new Map(fieldNames.map((name, index) => [name, ids[index] as number]));
   const fieldStride = Math.max(0, ...ids.subarray(0, fieldNames.length)) + 1;
   const types = plan.role.length;
@@ -108,6 +111,10 @@ function addonPlanOf(plan: Plan, root: Uint32Array): AddonPlan {
     fieldSet,
     fieldStride,
     nameField: ids[fieldNames.length] as number,
+    declaratorField: ids[fieldNames.length + 1] as number,
+    declaratorStop: Uint8Array.from(typeNames, (name) =>
+      DECLARATOR_NAME_TYPES.includes(name) ? 1 : 0,
+    ),
     typeNames,
   };
   return plan.addon;
@@ -232,9 +239,12 @@ export function collectTree(
       addonPlan.fieldSet,
       addonPlan.fieldStride,
       addonPlan.nameField,
+      addonPlan.declaratorField,
+      addonPlan.declaratorStop,
     );
     const pass: AddonPass = { extra, atoms, typeNames: addonPlan.typeNames };
-    collectFound(context, plan, pass, NodeList.of(types, words), result);
+    const found = NodeList.of(types, words, { words: extra, stride: EXTRA_WORDS });
+    collectFound(context, plan, pass, found, result);
   } else {
     const lines = new LineTable(text);
     collectFound(context, plan, lines, native.descendantsOfType(plan.types), result);
@@ -277,30 +287,23 @@ function addonAtoms(
 }
 
 /**
- * The text of found node `index`'s `name` field child (`null`: it has none) when the addon
- * read it, else `undefined`.
+ * What the addon read of definition `index` without asking the tree: the text of its `name`
+ * field child and of the end of its declarator chain (`null`: none). The search path reads
+ * nothing (`undefined`).
  */
-function nameOf(
+function knownNames(
   text: string,
   source: LineTable | AddonPass,
   index: number,
-): string | null | undefined {
-  if (source instanceof LineTable) return undefined;
+): { nameText?: string | null; declaratorText?: string | null } {
+  if (source instanceof LineTable) return {};
+  const { extra } = source;
   const at = index * EXTRA_WORDS;
-  const start = source.extra[at + 5] as number;
-  return start === NO_NAME ? null : text.slice(start, source.extra[at + 6] as number);
-}
-
-/** End row and column of found node `index`: from the addon's pass, else asked natively. */
-function endOf(
-  native: NativeTree,
-  source: LineTable | AddonPass,
-  found: NodeList,
-  index: number,
-): { row: number; column: number } {
-  if (source instanceof LineTable) return native.endPosition(found, index);
-  const at = index * EXTRA_WORDS;
-  return { row: source.extra[at] as number, column: source.extra[at + 1] as number };
+  const slice = (start: number, end: number) => (start === NO_NAME ? null : text.slice(start, end));
+  return {
+    nameText: slice(extra[at + 5] as number, extra[at + 6] as number),
+    declaratorText: slice(extra[at + 7] as number, extra[at + 8] as number),
+  };
 }
 
 /**
@@ -329,7 +332,7 @@ function collectFound(
     const column = found.startColumn(index);
     if (key(row, column) < commentEnd) continue;
     if (typeId === ERROR_TYPE_ID) {
-      const end = endOf(native, source, found, index);
+      const end = native.endPosition(found, index);
       result.errors.push({
         startRow: row,
         startColumn: column,
@@ -337,7 +340,7 @@ function collectFound(
         endColumn: end.column,
       });
     } else if (nodeRole === COMMENT) {
-      const end = endOf(native, source, found, index);
+      const end = native.endPosition(found, index);
       result.comments.push({
         startRow: row,
         startColumn: column,
@@ -351,7 +354,7 @@ function collectFound(
         collectChildren(cursor, typeId, row, plan, source, result.atoms);
       } else addonAtoms(source, index, row, result.atoms);
     } else if (nodeRole === DEFINITION) {
-      const node = new NativeNode(context, found, index, nameOf(context.text, source, index));
+      const node = new NativeNode(context, found, index, knownNames(context.text, source, index));
       result.definitions.push(node);
       const wrapper = wrapped.get(found.idOf(index));
       if (wrapper) result.wrappers?.set(node, wrapper);

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
  */
 
 /** Words per found node in {@link Collection.extra}. */
-export const EXTRA_WORDS = 7;
+export const EXTRA_WORDS = 9;
 /** In {@link Collection.extra}: a definition without a `name` field child. */
 export const NO_NAME = 0xffffffff;
 /** Words per atom in {@link Collection.atoms}. */
@@ -20,9 +20,10 @@ export const ATOM_WORDS = 5;
 /**
  * What one pass finds. Found nodes (containers, comments, definitions, package clauses,
  * wrappers) are in pre-order: `types[i]` is node i's type id, `words[6i..6i+5]` its words as
- * node-tree-sitter marshals a node, `extra[7i..7i+6]` its end row, end column and end index
- * (UTF-16 code units), the first and count of its atoms (containers only), and the start and
- * end index of its `name` field child (definitions only; {@link NO_NAME} when it has none).
+ * node-tree-sitter marshals a node, `extra[9i..9i+8]` its end row, end column and end index
+ * (UTF-16 code units), the first and count of its atoms (containers only), and for definitions
+ * the start and end index of their `name` field child and of the end of their declarator chain
+ * ({@link NO_NAME} when they have none).
  * An atom is a kept child of a container: type id, start row, start column, end row, end
  * column.
  */
@@ -40,7 +41,8 @@ export interface CollectAddon {
    * `fieldMode[typeId]` is 0 (every child is an atom), 1 (only children in the listed fields)
    * or 2 (all but those), the listed fields of a container being the ids `f` where
    * `fieldSet[typeId * fieldStride + f]` is 1. `nameField` is the id of the field `name`
-   * (0 when the language has none).
+   * (0 when the language has none); `declaratorField` the id of the field `declarator`, and
+   * `declaratorStop[typeId]` is 1 for the types that end a declarator chain.
    */
   collect(
     root: Uint32Array,
@@ -49,6 +51,8 @@ export interface CollectAddon {
     fieldSet: Uint8Array,
     fieldStride: number,
     nameField: number,
+    declaratorField: number,
+    declaratorStop: Uint8Array,
   ): [Uint32Array, Uint32Array, Uint32Array, Uint32Array];
   /**
    * The field id of each name in the tree's language (0 when it has no such field), and every

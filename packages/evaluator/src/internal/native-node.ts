@@ -19,12 +19,20 @@ export class NativeNode implements DefinitionNode {
   readonly #index: number;
   /** See {@link DefinitionNode.nameText}. */
   readonly nameText: string | null | undefined;
+  /** See {@link DefinitionNode.declaratorText}. */
+  readonly declaratorText: string | null | undefined;
 
-  constructor(context: NativeNodeContext, list: NodeList, index: number, nameText?: string | null) {
+  constructor(
+    context: NativeNodeContext,
+    list: NodeList,
+    index: number,
+    known: { nameText?: string | null; declaratorText?: string | null } = {},
+  ) {
     this.#context = context;
     this.#list = list;
     this.#index = index;
-    this.nameText = nameText;
+    this.nameText = known.nameText;
+    this.declaratorText = known.declaratorText;
   }
 
   get type(): string {

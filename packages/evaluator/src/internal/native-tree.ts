@@ -79,13 +79,17 @@ export class NodeList {
   }
 
   /** A list over arrays made elsewhere (type ids, and six words per node). */
-  static of(typeIds: Uint32Array, words: Uint32Array): NodeList {
+  static of(typeIds: Uint32Array, words: Uint32Array, ends?: NodeEnds): NodeList {
     const list = new NodeList(0);
     list.typeIds = typeIds;
     list.words = words;
     list.count = typeIds.length;
+    list.ends = ends;
     return list;
   }
+
+  /** The nodes' ends, when known without asking the tree. */
+  ends: NodeEnds | undefined;
 
   /** A list for one node, in plain arrays (cheaper to make than typed ones). */
   static single(): NodeList {
@@ -123,6 +127,15 @@ export class NodeList {
     const at = index * WORDS;
     return `${this.words[at]}:${this.words[at + 1]}:${this.words[at + 2]}`;
   }
+}
+
+/**
+ * Ends of the nodes of a list: node i's end row, end column and end index (UTF-16 code units)
+ * are `words[i * stride]`, `words[i * stride + 1]` and `words[i * stride + 2]`.
+ */
+export interface NodeEnds {
+  words: Uint32Array;
+  stride: number;
 }
 
 /** A point in rows and UTF-16 columns. */
@@ -245,6 +258,12 @@ export class NativeTree {
 
   /** End point of node `index` (the returned object is reused by the next call). */
   endPosition(list: NodeList, index: number): Point {
+    const ends = list.ends;
+    if (ends) {
+      this.#point.row = ends.words[index * ends.stride] as number;
+      this.#point.column = ends.words[index * ends.stride + 1] as number;
+      return this.#point;
+    }
     this.#load(list, index);
     this.#methods.endPosition(this.#tree);
     const transfer = this.#binding.pointTransferArray;
@@ -255,6 +274,8 @@ export class NativeTree {
 
   /** End index (UTF-16 code units) of node `index`. */
   endIndex(list: NodeList, index: number): number {
+    const ends = list.ends;
+    if (ends) return ends.words[index * ends.stride + 2] as number;
     this.#load(list, index);
     return this.#methods.endIndex(this.#tree) as number;
   }

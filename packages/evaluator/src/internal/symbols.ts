@@ -18,6 +18,11 @@ export interface DefinitionNode {
    * is none); `undefined` means ask `childForFieldName`.
    */
   readonly nameText?: string | null | undefined;
+  /**
+   * The text at the end of the node's declarator chain (see `declaratorName`), when known
+   * without asking the tree (`null`: the chain has no name); `undefined` means ask.
+   */
+  readonly declaratorText?: string | null | undefined;
 }
 
 /** The text of a node's `name` field child. */
@@ -137,26 +142,32 @@ function modulePrefix(language: Language, path: string): string[] {
   return parts.filter((part) => part !== "lib" && part !== "main" && part !== "mod");
 }
 
+/** Node types that end a C or C++ declarator chain: the name of what it declares. */
+export const DECLARATOR_NAME_TYPES: readonly string[] = [
+  "identifier",
+  "field_identifier",
+  "qualified_identifier",
+  "destructor_name",
+  "operator_name",
+  "template_function",
+  "type_identifier",
+];
+
+/** The name at the end of a declarator chain (followed through `declarator` fields). */
 function declaratorName(node: DefinitionNode | null): string | undefined {
   let current = node;
   for (let depth = 0; current && depth < 12; depth++) {
-    switch (current.type) {
-      case "identifier":
-      case "field_identifier":
-      case "qualified_identifier":
-      case "destructor_name":
-      case "operator_name":
-      case "template_function":
-      case "type_identifier":
-        return current.text;
-      default: {
-        const inner = current.childForFieldName("declarator");
-        if (!inner) return undefined;
-        current = inner;
-      }
-    }
+    if (DECLARATOR_NAME_TYPES.includes(current.type)) return current.text;
+    current = current.childForFieldName("declarator");
   }
   return undefined;
+}
+
+/** The name a C or C++ function definition declares. */
+function functionDeclaratorName(node: DefinitionNode): string | undefined {
+  const known = node.declaratorText;
+  if (known !== undefined) return known ?? undefined;
+  return declaratorName(node.childForFieldName("declarator"));
 }
 
 function definitionName(language: Language, node: DefinitionNode): string | undefined {
@@ -166,8 +177,7 @@ function definitionName(language: Language, node: DefinitionNode): string | unde
       return type ? nameParts(type.text).at(-1) : undefined;
     }
     case "function_definition":
-      if (language === "c" || language === "cpp")
-        return declaratorName(node.childForFieldName("declarator"));
+      if (language === "c" || language === "cpp") return functionDeclaratorName(node);
       return nameText(node);
     case "method_declaration":
       if (language === "go") {
