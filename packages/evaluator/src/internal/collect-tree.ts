@@ -8,7 +8,7 @@ import {
   NO_NAME,
 } from "./native-collect.js";
 import { NativeNode, type NativeNodeContext } from "./native-node.js";
-import { type NativeTree, NodeList, nativeTree } from "./native-tree.js";
+import { NodeList, nativeTree } from "./native-tree.js";
 import { POSITION_SCALE } from "./positions.js";
 import type { LanguageSpec } from "./specs.js";
 import { DECLARATOR_NAME_TYPES, type DefinitionNode, WRAPPER_TYPES } from "./symbols.js";
