@@ -10,36 +10,12 @@
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { Session } from "node:inspector/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createEvaluator, directoryReader, listDirectoryFiles } from "@distdebug/evaluator";
-import type { Language } from "@distdebug/schema";
-import {
-  type GeneratedFile,
-  generateRepository,
-  random,
-  symbolOf,
-  writeRepository,
-} from "./generate.js";
-
-// tree-sitter and the grammars are dependencies of @distdebug/evaluator: load them from there.
-const require = createRequire(new URL("../../packages/evaluator/package.json", import.meta.url));
-interface Parser {
-  setLanguage(language: unknown): void;
-  parse(text: string, oldTree: null, options: { bufferSize: number }): unknown;
-}
-const Parser = require("tree-sitter") as new () => Parser;
-const grammarPackage: Record<Language, string> = {
-  java: "tree-sitter-java",
-  go: "tree-sitter-go",
-  rust: "tree-sitter-rust",
-  python: "tree-sitter-python",
-  cpp: "tree-sitter-cpp",
-  scala: "tree-sitter-scala",
-  c: "tree-sitter-c",
-};
+import { type GeneratedFile, generateRepository, writeRepository } from "./generate.js";
+import { createParsers, makeAttempts, parseOnly, settle } from "./workload.js";
 
 const { values } = parseArgs({
   options: {
@@ -74,62 +50,6 @@ function mb(bytes: number): string {
   return (bytes / 1024 / 1024).toFixed(1);
 }
 
-interface Attempt {
-  gold: { incidentId: string; blocks: { path: string; startLine: number; endLine: number }[] };
-  diagnosis: unknown;
-}
-
-function range(file: GeneratedFile, next: () => number, length: number) {
-  const startLine = 1 + Math.floor(next() * Math.max(1, file.lineCount - length));
-  return { path: file.path, startLine, endLine: Math.min(file.lineCount, startLine + length - 1) };
-}
-
-/** 60 incidents x 6 attempts: spans near the gold, elsewhere, symbols, whole files, bad paths. */
-function makeAttempts(files: GeneratedFile[], count: number): Attempt[] {
-  const next = random(42);
-  const pick = () => files[Math.floor(next() * files.length)] as GeneratedFile;
-  const list: Attempt[] = [];
-  const incidents = Math.max(1, Math.round(count / 6));
-  const golds = Array.from({ length: incidents }, (_, i) => {
-    const blocks = Array.from({ length: 1 + Math.floor(next() * 3) }, () =>
-      range(pick(), next, 3 + Math.floor(next() * 6)),
-    );
-    return { incidentId: `bench-${i}`, blocks };
-  });
-  for (let a = 0; a < count; a++) {
-    const gold = golds[a % incidents] as Attempt["gold"];
-    const blocks: unknown[] = [];
-    const spans = 1 + Math.floor(next() * 5);
-    for (let s = 0; s < spans; s++) {
-      const roll = next();
-      const target = gold.blocks[
-        Math.floor(next() * gold.blocks.length)
-      ] as Attempt["gold"]["blocks"][number];
-      if (roll < 0.45) {
-        const shift = Math.floor(next() * 5) - 2;
-        blocks.push({
-          path: target.path,
-          startLine: Math.max(1, target.startLine + shift),
-          endLine: Math.max(1, target.endLine + shift),
-        });
-      } else if (roll < 0.8) blocks.push(range(pick(), next, 2 + Math.floor(next() * 20)));
-      else if (roll < 0.92) {
-        const file = pick();
-        blocks.push({ path: file.path, symbol: symbolOf(file, Math.floor(next() * 1000)) });
-      } else if (roll < 0.96) blocks.push({ path: pick().path });
-      else blocks.push({ path: "no/such/File.java", startLine: 1, endLine: 3 });
-    }
-    // Every file is touched by some diagnosis.
-    for (let f = a; f < files.length; f += count)
-      blocks.push(range(files[f] as GeneratedFile, next, 5));
-    list.push({
-      gold,
-      diagnosis: { format: "distdebug.diagnosis/1", incidentId: gold.incidentId, blocks },
-    });
-  }
-  return list;
-}
-
 async function main() {
   const files = generateRepository(totalBytes);
   const bytes = files.reduce((sum, file) => sum + Buffer.byteLength(file.text), 0);
@@ -145,26 +65,14 @@ async function main() {
     // Floor: only parse the same bytes (one parser per language, trees dropped). Measured
     // before and after scoring, in wall-clock and in CPU time of this process (CPU time is
     // steadier on a shared machine).
-    const parsers = new Map<Language, Parser>();
-    for (const language of Object.keys(grammarPackage) as Language[]) {
-      const parser = new Parser();
-      parser.setLanguage(require(grammarPackage[language]));
-      parsers.set(language, parser);
-    }
-    // Both measurements end once the garbage they made is collected: node-tree-sitter frees a
-    // tree's native memory in a finalizer that runs after a GC, on a later turn of the event
-    // loop, so without this the floor's trees would be freed (and paid for) during scoring.
-    const settle = async () => {
-      gc?.();
-      for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
-    };
+    const parsers = createParsers();
+    // Both measurements end once the garbage they made is collected (see `settle`).
     const parseAll = async () => {
       await settle();
       const wall = performance.now();
       const cpu = process.cpuUsage();
       const main = mainThreadCpu();
-      for (const file of files)
-        (parsers.get(file.language) as Parser).parse(file.text, null, { bufferSize: 1024 * 1024 });
+      for (const file of files) parseOnly(parsers, file);
       await settle();
       const used = process.cpuUsage(cpu);
       return {
@@ -234,7 +142,7 @@ async function main() {
       let load = 0;
       const parseOne = async (file: GeneratedFile) => {
         const started = performance.now();
-        (parsers.get(file.language) as Parser).parse(file.text, null, { bufferSize: 1024 * 1024 });
+        parseOnly(parsers, file);
         await settleYoung();
         floor += performance.now() - started;
       };

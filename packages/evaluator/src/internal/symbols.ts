@@ -1,5 +1,6 @@
 import type { Language } from "@distdebug/schema";
 import { POSITION_SCALE } from "./positions.js";
+import { detach } from "./text.js";
 
 /**
  * The part of a syntax node that definitions are read from: a tree-sitter `SyntaxNode`, or a
@@ -213,12 +214,29 @@ function wrapperOf(language: Language, node: DefinitionNode): DefinitionNode {
   return node;
 }
 
+/**
+ * One definition before qualification. Its name parts are joined with `\n` (never part of a
+ * name) into one string of its own: one small string per definition is what a cached index
+ * keeps, not an array of strings cut from the file's text.
+ */
+export interface RawDefinition {
+  /** Name parts joined with `\n`; empty for a definition without a name. */
+  name: string;
+  kind: string;
+  /** Start and end as position keys. */
+  start: number;
+  end: number;
+  /** First and last line (1-based). */
+  startLine: number;
+  endLine: number;
+}
+
 /** Definitions of a file before the path-dependent module prefix is known. */
 export interface RawDefinitions {
   /** The package of the file (Java, Go, Scala), when it declares one. */
   packageParts: string[] | undefined;
   /** Definitions sorted by start (outer first), with their own name parts. */
-  items: { parts: string[]; kind: string; start: number; end: number; rows: [number, number] }[];
+  items: RawDefinition[];
 }
 
 /** The definition node types of a language, and its package clause type (if any). */
@@ -241,7 +259,7 @@ export function collectDefinitions(
   let packageParts: string[] | undefined;
   if (packageNode) {
     const name = packageNode.namedChildren.find((child) => !child.type.includes("comment"));
-    if (name) packageParts = nameParts(name.text);
+    if (name) packageParts = nameParts(name.text).map(detach);
   }
   const items: RawDefinitions["items"] = [];
   for (const node of nodes) {
@@ -254,11 +272,12 @@ export function collectDefinitions(
     // on the line before.
     if (endRow > start.row && (lines[endRow] ?? "").slice(0, end.column).trim() === "") endRow--;
     items.push({
-      parts: name === undefined ? [] : nameParts(name),
+      name: name === undefined ? "" : detach(nameParts(name).join("\n")),
       kind: node.type,
       start: start.row * POSITION_SCALE + start.column,
       end: end.row * POSITION_SCALE + end.column,
-      rows: [start.row + 1, endRow + 1],
+      startLine: start.row + 1,
+      endLine: endRow + 1,
     });
   }
   items.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -284,15 +303,16 @@ export function qualifyDefinitions(
       stack.pop();
     const scope =
       stack.length > 0 ? (stack[stack.length - 1] as { parts: string[] }).parts : prefix;
-    const components = [...scope, ...item.parts];
+    const parts = item.name === "" ? [] : item.name.split("\n");
+    const components = [...scope, ...parts];
     stack.push({ end: item.end, parts: components });
-    if (item.parts.length === 0) continue;
+    if (parts.length === 0) continue;
     definitions.push({
       components,
       qualifiedName: components.join(separator[language]),
       kind: item.kind,
-      startLine: item.rows[0],
-      endLine: item.rows[1],
+      startLine: item.startLine,
+      endLine: item.endLine,
       start: item.start,
       end: item.end,
     });
