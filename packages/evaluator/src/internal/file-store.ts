@@ -3,7 +3,7 @@ import type { ReadFile } from "../directory-reader.js";
 import { type LanguageChoice, languageOf } from "../languages.js";
 import { normalizeRepoPath } from "../paths.js";
 import { buildSyntaxIndex, buildTextIndex, type FileIndex } from "./build-index.js";
-import { qualifyDefinitions, type SymbolDefinition } from "./symbols.js";
+import { SymbolTable } from "./symbols.js";
 import { decodeSource } from "./text.js";
 
 /** A file read at the buggy revision, with its number in this evaluator (for atom keys). */
@@ -121,10 +121,10 @@ export class FileStore {
     };
   }
 
-  /** The definitions of a loaded file (parsed again on first use, then cached). */
-  symbolsOf(file: LoadedFile): SymbolDefinition[] {
+  /** The symbol table of a loaded file (made on first use, then cached). */
+  symbolsOf(file: LoadedFile): SymbolTable | undefined {
     const index = file.index;
-    if (index.language === "text" || index.status !== "parsed") return [];
+    if (index.language === "text" || index.status !== "parsed") return undefined;
     let byPath = symbolMemo.get(index);
     if (!byPath) {
       byPath = new Map();
@@ -133,11 +133,11 @@ export class FileStore {
     let symbols = byPath.get(file.path);
     if (!symbols) {
       // Python and Rust module names come from the path, so the memo is per path too.
-      symbols = qualifyDefinitions(index.language, file.path, index.definitions);
+      symbols = new SymbolTable(index.language, file.path, index.definitions);
       byPath.set(file.path, symbols);
     }
     return symbols;
   }
 }
 
-const symbolMemo = new WeakMap<FileIndex, Map<string, SymbolDefinition[]>>();
+const symbolMemo = new WeakMap<FileIndex, Map<string, SymbolTable>>();

@@ -1,7 +1,6 @@
 import type { DiagnosisBlock, ScoreWarning } from "@distdebug/schema";
 import { type FileIndex, lineCountOfAtom, linesOfAtom } from "./build-index.js";
 import { type FileStore, KEY_SCALE, type LoadedFile } from "./file-store.js";
-import { matchSymbol } from "./symbols.js";
 
 type WarningCode = ScoreWarning["code"];
 
@@ -135,7 +134,7 @@ function resolveSymbol(
   const ids = new Map<LoadedFile, Set<number>>();
   for (const file of files) {
     const index = file.index;
-    for (const definition of matchSymbol(store.symbolsOf(file), symbol)) {
+    for (const definition of store.symbolsOf(file)?.match(symbol) ?? []) {
       span.definitions.push({
         path: file.path,
         qualifiedName: definition.qualifiedName,

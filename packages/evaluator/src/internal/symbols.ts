@@ -288,65 +288,86 @@ export function collectDefinitions(
  * The definitions of one file with qualified names (Java `pkg.Outer.Inner.method`, Go
  * `pkg.Type.Method`, Rust `module::Type::method`, Python `module.Class.method`, C++
  * `ns::Class::method`, Scala `pkg.Object.def`, C functions and macros). Python and Rust
- * module names come from the path.
+ * module names come from the path. Names are qualified on demand: a query qualifies only the
+ * definitions whose last name part it names, so a file costs little until a symbol in it is
+ * looked up, and nothing is kept per definition beyond the raw list.
  */
-export function qualifyDefinitions(
-  language: Language,
-  path: string,
-  raw: RawDefinitions,
-): SymbolDefinition[] {
-  const prefix = raw.packageParts ?? modulePrefix(language, path);
-  const stack: { end: number; parts: string[] }[] = [];
-  const definitions: SymbolDefinition[] = [];
-  for (const item of raw.items) {
-    while (stack.length > 0 && (stack[stack.length - 1] as { end: number }).end <= item.start)
-      stack.pop();
-    const scope =
-      stack.length > 0 ? (stack[stack.length - 1] as { parts: string[] }).parts : prefix;
-    const parts = item.name === "" ? [] : item.name.split("\n");
-    const components = [...scope, ...parts];
-    stack.push({ end: item.end, parts: components });
-    if (parts.length === 0) continue;
-    definitions.push({
-      components,
-      qualifiedName: components.join(separator[language]),
-      kind: item.kind,
-      startLine: item.startLine,
-      endLine: item.endLine,
-      start: item.start,
-      end: item.end,
+export class SymbolTable {
+  readonly #language: Language;
+  readonly #prefix: string[];
+  readonly #items: RawDefinition[];
+  /** Per definition: the definition that encloses it (-1: none), in the raw order. */
+  #parents: Int32Array | undefined;
+  /** Definition indices by their last name part (ascending). */
+  #byLastPart: Map<string, number[]> | undefined;
+
+  constructor(language: Language, path: string, raw: RawDefinitions) {
+    this.#language = language;
+    this.#prefix = raw.packageParts ?? modulePrefix(language, path);
+    this.#items = raw.items;
+  }
+
+  #index(): { parents: Int32Array; byLastPart: Map<string, number[]> } {
+    if (this.#parents && this.#byLastPart)
+      return { parents: this.#parents, byLastPart: this.#byLastPart };
+    const items = this.#items;
+    const parents = new Int32Array(items.length);
+    const byLastPart = new Map<string, number[]>();
+    const stack: number[] = [];
+    items.forEach((item, index) => {
+      while (
+        stack.length > 0 &&
+        (items[stack[stack.length - 1] as number] as RawDefinition).end <= item.start
+      )
+        stack.pop();
+      parents[index] = stack.length > 0 ? (stack[stack.length - 1] as number) : -1;
+      stack.push(index);
+      if (item.name === "") return;
+      const last = item.name.slice(item.name.lastIndexOf("\n") + 1);
+      const list = byLastPart.get(last);
+      if (list) list.push(index);
+      else byLastPart.set(last, [index]);
     });
+    this.#parents = parents;
+    this.#byLastPart = byLastPart;
+    return { parents, byLastPart };
   }
-  return definitions;
-}
 
-const byLastPart = new WeakMap<SymbolDefinition[], Map<string, SymbolDefinition[]>>();
-
-/** The definitions by their last name part (in their order), built once per list. */
-function lastPartIndex(definitions: SymbolDefinition[]): Map<string, SymbolDefinition[]> {
-  let index = byLastPart.get(definitions);
-  if (!index) {
-    index = new Map();
-    for (const definition of definitions) {
-      const last = definition.components[definition.components.length - 1] as string;
-      const list = index.get(last);
-      if (list) list.push(definition);
-      else index.set(last, [definition]);
+  /** The qualified name parts of definition `index` (prefix, enclosing names, its own). */
+  #components(index: number, parents: Int32Array): string[] {
+    const names: string[] = [];
+    for (let at = index; at !== -1; at = parents[at] as number) {
+      const name = (this.#items[at] as RawDefinition).name;
+      if (name !== "") names.push(name);
     }
-    byLastPart.set(definitions, index);
+    const components = [...this.#prefix];
+    for (let at = names.length - 1; at >= 0; at--)
+      components.push(...(names[at] as string).split("\n"));
+    return components;
   }
-  return index;
-}
 
-/** Definitions whose qualified name ends with the query's parts (all overloads). */
-export function matchSymbol(definitions: SymbolDefinition[], query: string): SymbolDefinition[] {
-  const wanted = nameParts(query);
-  if (wanted.length === 0) return [];
-  const candidates = lastPartIndex(definitions).get(wanted[wanted.length - 1] as string) ?? [];
-  return candidates.filter((definition) => {
-    const parts = definition.components;
-    if (parts.length < wanted.length) return false;
-    const offset = parts.length - wanted.length;
-    return wanted.every((part, index) => parts[offset + index] === part);
-  });
+  /** Definitions whose qualified name ends with the query's parts (all overloads), in order. */
+  match(query: string): SymbolDefinition[] {
+    const wanted = nameParts(query);
+    if (wanted.length === 0) return [];
+    const { parents, byLastPart } = this.#index();
+    const matches: SymbolDefinition[] = [];
+    for (const index of byLastPart.get(wanted[wanted.length - 1] as string) ?? []) {
+      const components = this.#components(index, parents);
+      if (components.length < wanted.length) continue;
+      const offset = components.length - wanted.length;
+      if (!wanted.every((part, at) => components[offset + at] === part)) continue;
+      const item = this.#items[index] as RawDefinition;
+      matches.push({
+        components,
+        qualifiedName: components.join(separator[this.#language]),
+        kind: item.kind,
+        startLine: item.startLine,
+        endLine: item.endLine,
+        start: item.start,
+        end: item.end,
+      });
+    }
+    return matches;
+  }
 }
