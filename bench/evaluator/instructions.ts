@@ -4,14 +4,16 @@
  * counted: V8's compiler and collector threads too), each run doing one phase after the same
  * setup, and prints (scoring - setup) / (floor - setup):
  *
- *   node --conditions=@distdebug/source --import tsx bench/evaluator/instructions.ts [--mb 2] [--attempts 360]
+ *   node --conditions=@distdebug/source --import tsx bench/evaluator/instructions.ts [--mb 5] [--attempts 90]
  *
  * setup: generate the repository, write it, make the diagnoses, load parsers and the evaluator.
  * floor: setup, then parse every file once (trees dropped and collected).
  * scoring: setup, then a fresh evaluator's first scoring pass (every file read, parsed and
  * indexed, all diagnoses scored), its garbage collected.
- * Instructions are not time: they do not count cache misses, so this complements bench.ts. About
- * 2-4 minutes for 2 MB (callgrind runs code about 50 times slower).
+ * Instructions are not time: they do not count cache misses, so this complements bench.ts.
+ * Diagnoses default to 18 per MB, as bench.ts's 360 for 20 MB: scoring costs per diagnosis and
+ * the floor per byte, so a small repository with many diagnoses is not the bench's ratio. About
+ * 8 minutes for 5 MB (callgrind runs code about 50 times slower).
  */
 import { spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -27,11 +29,13 @@ type Phase = (typeof phases)[number];
 
 const { values } = parseArgs({
   options: {
-    mb: { type: "string", default: "2" },
-    attempts: { type: "string", default: "360" },
+    mb: { type: "string", default: "5" },
+    attempts: { type: "string" },
     phase: { type: "string" },
   },
 });
+
+const attempts = values.attempts ?? String(Math.round(18 * Number(values.mb)));
 
 /** One phase in this process (run under callgrind by the driver). */
 async function runPhase(phase: Phase): Promise<void> {
@@ -39,7 +43,7 @@ async function runPhase(phase: Phase): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "distdebug-bench-instructions-"));
   try {
     await writeRepository(dir, files);
-    const list = makeAttempts(files, Number(values.attempts));
+    const list = makeAttempts(files, Number(attempts));
     const parsers = createParsers();
     const evaluator = createEvaluator({
       readFile: directoryReader(dir),
@@ -71,7 +75,7 @@ function count(phase: Phase): number {
       "--mb",
       values.mb as string,
       "--attempts",
-      values.attempts as string,
+      attempts,
     ],
     { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
   );
@@ -94,7 +98,7 @@ if (values.phase !== undefined) {
   const scoring = counts.scoring - counts.setup;
   const giga = (value: number) => `${(value / 1e9).toFixed(2)} G`;
   console.log(
-    `${values.mb} MB, ${values.attempts} diagnoses: setup ${giga(counts.setup)}, floor +${giga(floor)}, scoring +${giga(scoring)} instructions`,
+    `${values.mb} MB, ${attempts} diagnoses: setup ${giga(counts.setup)}, floor +${giga(floor)}, scoring +${giga(scoring)} instructions`,
   );
   console.log(
     `ratio scoring / parse-only in instructions: ${(scoring / floor).toFixed(2)} (target <= 1.5)`,
