@@ -182,8 +182,8 @@ static TSNode declarator_end(TSNode node, TSFieldId declarator, const uint8_t *s
 
 /*
  * collect(root, role, fieldMode, fieldSet, fieldStride, nameField, declaratorField,
- * declaratorStop) -> [types, words, extra, atoms]: the found nodes (type ids, six words each, EXTRA_WORDS each) in pre-order, and the
- * atoms of the containers among them (ATOM_WORDS each).
+ * declaratorStop) -> [types, words, extra, atoms]: the found nodes (type ids, six words each,
+ * EXTRA_WORDS each) in pre-order, and the atoms of the containers among them (ATOM_WORDS each).
  *   root: Uint32Array(6), the root node's words.
  *   role: Uint8Array, role by type id.
  *   fieldMode: Uint8Array by type id: 0 every child, 1 only children in the listed fields,
@@ -284,7 +284,8 @@ static napi_value collect(napi_env env, napi_callback_info info) {
           if (mode) {
             TSFieldId field = ts_tree_cursor_current_field_id(&children);
             size_t slot = (size_t)symbol * field_stride + field;
-            int in_field = field != 0 && field < field_stride && slot < set_length && field_set[slot];
+            int in_field =
+                field != 0 && field < field_stride && slot < set_length && field_set[slot];
             if (mode == 1 ? !in_field : in_field) continue;
           }
           if (ts_node_start_byte(child) == ts_node_end_byte(child)) continue;

@@ -200,10 +200,11 @@ export type CollectPath = "addon" | "binding";
  * What `walkTree` collects, read without several native calls per node. With the evaluator's
  * addon (`path` "addon", the default when it is built), one pass in C finds containers,
  * comments, definitions, the package clause, wrappers and ERROR nodes in pre-order with each
- * container's atoms. Without it ("binding"), one node-tree-sitter search finds those nodes and a cursor
- * lists each container's children; it leaves trees with ERROR or MISSING nodes to the walk
- * (`undefined`), as both paths do for a binding that is not the expected one. Atoms come
- * grouped by container rather than in pre-order; the index does not depend on their order.
+ * container's atoms. Without it ("binding"), one node-tree-sitter search finds those nodes
+ * and a cursor lists each container's children; that path leaves trees with ERROR or MISSING
+ * nodes to the walk (`undefined`), as both paths do for a binding that is not the expected
+ * one. Atoms come grouped by container rather than in pre-order; the index does not depend
+ * on their order.
  */
 export function collectTree(
   tree: Parser.Tree,
