@@ -19,7 +19,7 @@ export const ATOM_WORDS = 5;
 
 /**
  * What one pass finds. Found nodes (containers, comments, definitions, package clauses,
- * wrappers) are in pre-order: `types[i]` is node i's type id, `words[6i..6i+5]` its words as
+ * wrappers, ERROR nodes) are in pre-order: `types[i]` is node i's type id, `words[6i..6i+5]` its words as
  * node-tree-sitter marshals a node, `extra[9i..9i+8]` its end row, end column and end index
  * (UTF-16 code units), the first and count of its atoms (containers only), and for definitions
  * the start and end index of their `name` field child and of the end of their declarator chain
