@@ -12,8 +12,9 @@
  * indexed, all diagnoses scored), its garbage collected.
  * Instructions are not time: they do not count cache misses, so this complements bench.ts.
  * Diagnoses default to 18 per MB, as bench.ts's 360 for 20 MB: scoring costs per diagnosis and
- * the floor per byte, so a small repository with many diagnoses is not the bench's ratio. About
- * 8 minutes for 5 MB (callgrind runs code about 50 times slower).
+ * the floor per byte, so a small repository with many diagnoses is not the bench's ratio (and
+ * compiling JavaScript weighs more in a small run: 1.84 at 5 MB, 1.52 at 20 MB on 2026-12-03).
+ * About 8 minutes for 5 MB, 21 for 20 MB (callgrind runs code about 50 times slower).
  */
 import { spawnSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
