@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createEvaluator, directoryReader, listDirectoryFiles } from "@distdebug/evaluator";
 import { type GeneratedFile, generateRepository, writeRepository } from "./generate.js";
-import { createParsers, makeAttempts, parseOnly, settle } from "./workload.js";
+import { createParsers, gc, makeAttempts, parseOnly, settle, settleYoung } from "./workload.js";
 
 const { values } = parseArgs({
   options: {
@@ -30,7 +30,6 @@ const totalBytes = Number(values.mb) * 1024 * 1024;
 const attempts = Number(values.attempts);
 const roundCount = Math.max(1, Number(values.rounds));
 const pairedRounds = Math.max(0, Number(values.paired));
-const gc = (globalThis as { gc?: () => void }).gc;
 
 /**
  * CPU seconds of the main thread alone (Linux; NaN elsewhere): process CPU time also counts
@@ -126,12 +125,6 @@ async function main() {
     // same file (a one-line diagnosis on it: read, parse, index) right next to each other, in
     // alternating order, then the 360 attempts with every file loaded. Drift of the machine
     // over seconds hits both sides of each pair alike, so this ratio is the steadier one.
-    // A young-generation collection after each step frees that step's trees (their finalizers
-    // run) without the cost of a full collection of the evaluator's heap on every file.
-    const settleYoung = async () => {
-      (gc as ((options: { type: "minor" }) => void) | undefined)?.({ type: "minor" });
-      for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
-    };
     const paired = async () => {
       await settle();
       // No `listFiles`: with it, the first score would load every file of the repository

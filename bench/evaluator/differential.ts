@@ -9,8 +9,10 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { languageOf } from "@distdebug/evaluator";
-import { compareCollectors } from "../../packages/evaluator/fixtures/compare-collectors.js";
-import { collectAddon } from "../../packages/evaluator/src/internal/native-collect.js";
+import {
+  addonLoaded,
+  compareCollectors,
+} from "../../packages/evaluator/fixtures/compare-collectors.js";
 
 function* files(dir: string): Generator<string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -20,7 +22,7 @@ function* files(dir: string): Generator<string> {
   }
 }
 
-if (!collectAddon) throw new Error("the evaluator's addon is not built: run the install first");
+if (!addonLoaded) throw new Error("the evaluator's addon is not built: run the install first");
 const counts = new Map<string, { files: number; walked: number; mismatches: number; mb: number }>();
 const mismatches: string[] = [];
 for (const root of process.argv.slice(2)) {

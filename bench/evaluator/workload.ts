@@ -33,7 +33,8 @@ export function parseOnly(parsers: Map<Language, Parser>, file: GeneratedFile): 
   (parsers.get(file.language) as Parser).parse(file.text, null, { bufferSize: 1024 * 1024 });
 }
 
-const gc = (globalThis as { gc?: () => void }).gc;
+/** V8's collector, when node runs with --expose-gc. */
+export const gc = (globalThis as { gc?: (options?: { type: "major" | "minor" }) => void }).gc;
 
 /**
  * Collects the garbage a phase made, its trees included: node-tree-sitter frees a tree's native
@@ -42,6 +43,15 @@ const gc = (globalThis as { gc?: () => void }).gc;
  */
 export async function settle(): Promise<void> {
   gc?.();
+  for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * A young-generation collection: frees the trees of the step just done (their finalizers run)
+ * without the cost of a full collection of everything the evaluator keeps.
+ */
+export async function settleYoung(): Promise<void> {
+  gc?.({ type: "minor" });
   for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
 }
 

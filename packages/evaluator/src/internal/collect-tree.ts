@@ -332,23 +332,14 @@ function collectFound(
     const row = found.startRow(index);
     const column = found.startColumn(index);
     if (key(row, column) < commentEnd) continue;
-    if (typeId === ERROR_TYPE_ID) {
+    if (typeId === ERROR_TYPE_ID || nodeRole === COMMENT) {
       const end = native.endPosition(found, index);
-      result.errors.push({
-        startRow: row,
-        startColumn: column,
-        endRow: end.row,
-        endColumn: end.column,
-      });
-    } else if (nodeRole === COMMENT) {
-      const end = native.endPosition(found, index);
-      result.comments.push({
-        startRow: row,
-        startColumn: column,
-        endRow: end.row,
-        endColumn: end.column,
-      });
-      commentEnd = key(end.row, end.column);
+      const range = { startRow: row, startColumn: column, endRow: end.row, endColumn: end.column };
+      if (typeId === ERROR_TYPE_ID) result.errors.push(range);
+      else {
+        result.comments.push(range);
+        commentEnd = key(end.row, end.column);
+      }
     } else if (nodeRole === CONTAINER) {
       if (source instanceof LineTable) {
         const cursor = native.cursorAt(found, index);

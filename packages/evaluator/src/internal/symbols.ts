@@ -296,10 +296,11 @@ export class SymbolTable {
   readonly #language: Language;
   readonly #prefix: string[];
   readonly #items: RawDefinition[];
-  /** Per definition: the definition that encloses it (-1: none), in the raw order. */
-  #parents: Int32Array | undefined;
-  /** Definition indices by their last name part (ascending). */
-  #byLastPart: Map<string, number[]> | undefined;
+  /**
+   * Made on the first query: per definition, the definition that encloses it (-1: none), in the
+   * raw order; definition indices by their last name part (ascending).
+   */
+  #lookup: { parents: Int32Array; byLastPart: Map<string, number[]> } | undefined;
 
   constructor(language: Language, path: string, raw: RawDefinitions) {
     this.#language = language;
@@ -308,8 +309,7 @@ export class SymbolTable {
   }
 
   #index(): { parents: Int32Array; byLastPart: Map<string, number[]> } {
-    if (this.#parents && this.#byLastPart)
-      return { parents: this.#parents, byLastPart: this.#byLastPart };
+    if (this.#lookup) return this.#lookup;
     const items = this.#items;
     const parents = new Int32Array(items.length);
     const byLastPart = new Map<string, number[]>();
@@ -328,9 +328,8 @@ export class SymbolTable {
       if (list) list.push(index);
       else byLastPart.set(last, [index]);
     });
-    this.#parents = parents;
-    this.#byLastPart = byLastPart;
-    return { parents, byLastPart };
+    this.#lookup = { parents, byLastPart };
+    return this.#lookup;
   }
 
   /** The qualified name parts of definition `index` (prefix, enclosing names, its own). */
