@@ -26,7 +26,7 @@ export { DistDebugError, type DistDebugErrorCode, type DistDebugErrorOptions } f
 export { DEFAULT_MAX_FILE_BYTES, readFileChecked, writeFileAtomic } from "./files.js";
 export { type FormatKind, formatOf, formats, isFormatKind } from "./formats.js";
 export { Gold, GoldBlock } from "./gold.js";
-export { Artifact, Incident, IncidentCategory, RepositoryRef } from "./incident.js";
+export { Artifact, Incident, IncidentCategory, Provenance, RepositoryRef } from "./incident.js";
 export type { FileIssue } from "./internal/issues.js";
 export { jsonSchemaFiles, jsonSchemaOf } from "./json-schema.js";
 export {
