@@ -4,6 +4,7 @@ import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
 import { captureIO } from "../testing/capture-io.js";
+import { catalogWithoutGold } from "../testing/catalog-copy.js";
 import { repoRoot } from "../testing/spawn-cli.js";
 
 describe("distdebug dataset check", () => {
@@ -45,9 +46,18 @@ describe("distdebug dataset check", () => {
     );
   });
 
-  it("says that the catalog's gold-less incident cannot be scored", async () => {
+  it("passes on the catalog, every incident scorable", async () => {
     const io = captureIO();
     expect(await runCli(["dataset", "check", "datasets/catalog"], io)).toBe(0);
+    expect(io.out()).toMatch(/incidents +(\d+) \(\1 scorable, \1 with a remote repository\)/);
+    expect(io.out()).not.toContain("no gold.json");
+  });
+
+  it("says that a gold-less incident cannot be scored", async () => {
+    const io = captureIO();
+    expect(await runCli(["dataset", "check", await catalogWithoutGold("zookeeper-2845")], io)).toBe(
+      0,
+    );
     expect(io.out()).toContain(
       "note   zookeeper-2845: no gold.json; runs record the diagnosis but cannot score it",
     );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
 import { captureIO } from "../testing/capture-io.js";
+import { catalogWithoutGold } from "../testing/catalog-copy.js";
 
 describe("distdebug dataset list", () => {
   it("lists every incident with its facts", async () => {
@@ -55,9 +56,14 @@ describe("distdebug dataset list", () => {
     expect(none.err()).toContain('no incident of distdebug-examples matches "etcd-*"');
   });
 
-  it("shows the catalog entry as not scored", async () => {
+  it("shows the catalog entries as scored, and a gold-less one as not scored", async () => {
     const io = captureIO();
     expect(await runCli(["dataset", "list", "datasets/catalog"], io)).toBe(0);
-    expect(io.out()).toMatch(/zookeeper-2845 +zookeeper +java +logic +no +Data inconsistency/);
+    expect(io.out()).toMatch(/zookeeper-2845 +zookeeper +java +logic +yes +A znode exists/);
+    const copy = captureIO();
+    expect(
+      await runCli(["dataset", "list", await catalogWithoutGold("zookeeper-2845")], copy),
+    ).toBe(0);
+    expect(copy.out()).toMatch(/zookeeper-2845 +zookeeper +java +logic +no +A znode exists/);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
 import { captureIO } from "../testing/capture-io.js";
+import { catalogWithoutGold } from "../testing/catalog-copy.js";
 
 describe("distdebug dataset show", () => {
   it("shows the facts, artifacts and report, and no gold by default", async () => {
@@ -37,13 +38,16 @@ describe("distdebug dataset show", () => {
   it("says when an incident cannot be scored", async () => {
     const io = captureIO();
     expect(
-      await runCli(["dataset", "show", "datasets/catalog", "zookeeper-2845", "--gold"], io),
+      await runCli(
+        ["dataset", "show", await catalogWithoutGold("zookeeper-2845"), "zookeeper-2845", "--gold"],
+        io,
+      ),
     ).toBe(0);
     expect(io.out()).toContain(
       "scored       no (no gold.json: the diagnosis is recorded, not scored)",
     );
     expect(io.out()).toContain(
-      "repository   https://github.com/apache/zookeeper @ aefb13f2b289e19e32c0fcc5714711b07989d67f",
+      "repository   https://github.com/apache/zookeeper @ f0b67b6e49acec5f022bee25e08f82a29572c97a",
     );
     expect(io.out()).toContain("gold         none");
   });
