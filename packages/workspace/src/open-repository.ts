@@ -11,6 +11,10 @@ export interface OpenRepositoryOptions {
   commit: string;
   /** Cache folder; clones go to `<cacheDir>/repos/`. Default as `prepareWorkspace`. */
   cacheDir?: string;
+  /**
+   * Reads, clones and fetches with the `git` binary (default when on PATH, so git's own
+   * configuration such as `url.<base>.insteadOf` applies) or with isomorphic-git.
+   */
   engine?: GitEngine;
   signal?: AbortSignal | undefined;
   onEvent?: (event: WorkspaceEvent) => void;
@@ -44,6 +48,7 @@ export function openRepository(options: OpenRepositoryOptions): Promise<string> 
         await probe.close();
       }
     },
+    engine: options.engine,
     signal: options.signal,
     events: {
       onClone: (phase, url) =>

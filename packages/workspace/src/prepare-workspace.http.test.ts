@@ -1,3 +1,4 @@
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type GitHttpServer, gitHttpServer, testdir } from "@distdebug/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -60,5 +61,55 @@ describe("prepareWorkspace from an http URL", () => {
       expect.arrayContaining(["repo-fetch-start", "repo-fetch-end"]),
     );
     expect(events.some((e) => e.type === "repo-clone-start")).toBe(false);
+  });
+
+  it("clones with isomorphic-git when asked, to the same workspace", async () => {
+    const base = await testdir();
+    const viaGit = await prepareWorkspace({
+      source: url,
+      commit: source.buggy,
+      dir: join(base, "git"),
+      cacheDir: join(base, "cache-git"),
+    });
+    const events: WorkspaceEvent[] = [];
+    const viaIso = await prepareWorkspace({
+      source: url,
+      commit: source.buggy,
+      dir: join(base, "iso"),
+      cacheDir: join(base, "cache-iso"),
+      engine: "isomorphic-git",
+      onEvent: (event) => events.push(event),
+    });
+    expect(events.filter((e) => e.type === "repo-clone-end")).toHaveLength(1);
+    expect(viaIso.commit).toBe(viaGit.commit);
+  });
+
+  it("applies git's own configuration: url.insteadOf points a github.com URL at a mirror", async () => {
+    const base = await testdir();
+    const config = join(base, "gitconfig");
+    await writeFile(
+      config,
+      `[url "${server.url("")}"]\n\tinsteadOf = https://github.com/example-org/\n`,
+    );
+    const previous = process.env.GIT_CONFIG_GLOBAL;
+    process.env.GIT_CONFIG_GLOBAL = config;
+    try {
+      const events: WorkspaceEvent[] = [];
+      const prepared = await prepareWorkspace({
+        source: "https://github.com/example-org/repo.git",
+        commit: source.buggy,
+        dir: join(base, "ws"),
+        cacheDir: join(base, "cache"),
+        onEvent: (event) => events.push(event),
+      });
+      expect(prepared.sourceCommit).toBe(source.buggy);
+      expect(events).toContainEqual({
+        type: "repo-clone-end",
+        url: "https://github.com/example-org/repo.git",
+      });
+    } finally {
+      if (previous === undefined) delete process.env.GIT_CONFIG_GLOBAL;
+      else process.env.GIT_CONFIG_GLOBAL = previous;
+    }
   });
 });

@@ -25,12 +25,18 @@ export function hasGitBinary(): Promise<boolean> {
 /** Runs git and returns stdout as a Buffer; rejects with stderr on a non-zero exit. */
 export function runGit(
   args: readonly string[],
-  options: { cwd?: string; input?: string | Buffer; signal?: AbortSignal } = {},
+  options: {
+    cwd?: string;
+    input?: string | Buffer;
+    signal?: AbortSignal;
+    /** Default {@link gitEnv}. */
+    env?: NodeJS.ProcessEnv;
+  } = {},
 ): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawn("git", args, {
       cwd: options.cwd,
-      env: gitEnv(),
+      env: options.env ?? gitEnv(),
       stdio: ["pipe", "pipe", "pipe"],
       ...(options.signal ? { signal: options.signal } : {}),
     });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { DistDebugError } from "@distdebug/schema";
 import type { NeedleMatcher } from "../needles.js";
 import { scrubNeedles } from "../needles.js";
+import { type EolRules, eolRules } from "./checkout-eol.js";
 import {
   commitTree,
   entryKind,
@@ -104,9 +105,27 @@ async function fileUmaskStripsBits(dir: string): Promise<boolean> {
   return mode !== 0o755;
 }
 
+/** The `.gitattributes` line-ending rules of a tree's files (read before any blob is written). */
+async function checkoutEol(reader: ObjectReader, files: readonly FileEntry[]): Promise<EolRules> {
+  const attributeFiles = files.filter(
+    (file) =>
+      entryKind(file.mode) !== "symlink" &&
+      /(^|\/)\.gitattributes$/.test(file.path.toString("utf8")),
+  );
+  const contents = new Map<string, Buffer>();
+  if (attributeFiles.length === 0) return eolRules(contents);
+  const objects = await reader.readMany([...new Set(attributeFiles.map((file) => file.oid))]);
+  const byOid = new Map(objects.map((object) => [object.oid, object.content]));
+  for (const file of attributeFiles)
+    contents.set(file.path.toString("utf8"), byOid.get(file.oid) ?? Buffer.alloc(0));
+  return eolRules(contents);
+}
+
 /**
  * Writes the tree of `commit` into `dir` (scrubbing needles) and makes `dir` a git repository
- * whose only commit is that tree, with a neutral identity. Both readers give the same bytes.
+ * whose only commit is that tree, with a neutral identity. Line endings follow the tree's
+ * `.gitattributes` as a checkout's do (the commit keeps the repository's blobs). Both readers
+ * give the same bytes.
  */
 export async function materialize(options: MaterializeOptions): Promise<MaterializeResult> {
   const { reader, dir, matcher, signal } = options;
@@ -164,6 +183,8 @@ export async function materialize(options: MaterializeOptions): Promise<Material
     if (fixMode) chmodSync(target, 0o755);
   }
 
+  const eol = await checkoutEol(reader, files);
+
   // Blobs: read in batches (the next batch is read while this one is written).
   const pathsByBlob = new Map<string, FileEntry[]>();
   for (const file of files) {
@@ -184,13 +205,16 @@ export async function materialize(options: MaterializeOptions): Promise<Material
   const compressions: Promise<unknown>[] = [];
   let inFlight: Promise<unknown>[] = [];
 
-  const writeOne = async (file: FileEntry, content: Buffer): Promise<void> => {
+  const worktreeSizes = new Map<FileEntry, number>();
+  const writeOne = async (file: FileEntry, blob: Buffer): Promise<void> => {
     const target = Buffer.concat([dirBytes, file.path]);
     if (entryKind(file.mode) === "symlink") {
-      await symlink(content, target);
+      await symlink(blob, target);
       await lutimes(target, NEUTRAL_TIME, NEUTRAL_TIME);
       return;
     }
+    const content = eol.convert(file.path.toString("utf8"), blob);
+    if (content !== blob) worktreeSizes.set(file, content.length);
     const mode = file.mode === "100755" ? 0o755 : 0o644;
     const handle = await open(target, "wx", mode);
     try {
@@ -289,7 +313,7 @@ export async function materialize(options: MaterializeOptions): Promise<Material
     path: file.path,
     mode: file.mode === "120000" ? 0o120000 : file.mode === "100755" ? 0o100755 : 0o100644,
     oid: newBlobId.get(file.oid) ?? file.oid,
-    size: sizes.get(file.oid) ?? 0,
+    size: worktreeSizes.get(file) ?? sizes.get(file.oid) ?? 0,
   }));
   for (const submodule of submodules)
     indexEntries.push({ path: submodule.path, mode: 0o160000, oid: submodule.oid, size: 0 });

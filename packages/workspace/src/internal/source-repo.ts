@@ -1,11 +1,9 @@
 import { createHash } from "node:crypto";
-import * as fs from "node:fs";
 import { mkdir, readFile, realpath, rename, rm, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { DistDebugError } from "@distdebug/schema";
-import git from "isomorphic-git";
-import http from "isomorphic-git/http/node";
+import { type CloneEngine, cloneBare, cloneEngine, fetchAll } from "./clone.js";
 import { tempSibling, withLock } from "./temp-files.js";
 
 /** True when `source` is a URL rather than a local path. */
@@ -61,7 +59,7 @@ export interface SourceEvents {
 
 /**
  * The git folder to read `source` from. A local path is read in place; a URL is cloned once
- * (bare, with isomorphic-git over HTTP) into `<cacheDir>/repos/<hash>.git`, and fetched again
+ * (bare, with the git binary or else isomorphic-git) into `<cacheDir>/repos/<hash>.git`, and fetched again
  * when `commit` is missing. Clones and fetches hold a lock; a clone is renamed into place
  * only when complete.
  */
@@ -70,6 +68,8 @@ export async function openSource(options: {
   cacheDir: string;
   commit: string;
   hasCommit: (gitdir: string) => Promise<boolean>;
+  /** Default `auto`: the git binary when it is on PATH, else isomorphic-git. */
+  engine?: "auto" | CloneEngine | undefined;
   signal?: AbortSignal | undefined;
   events?: SourceEvents;
 }): Promise<string> {
@@ -84,6 +84,7 @@ export async function openSource(options: {
   await mkdir(repos, { recursive: true });
   const name = createHash("sha256").update(source).digest("hex").slice(0, 24);
   const gitdir = join(repos, `${name}.git`);
+  const engine = await cloneEngine(options.engine);
   return withLock(
     `${gitdir}.lock`,
     async () => {
@@ -91,16 +92,7 @@ export async function openSource(options: {
         options.events?.onClone?.("start", source);
         const temp = tempSibling(gitdir);
         try {
-          await git.clone({
-            fs,
-            http,
-            dir: temp,
-            gitdir: temp,
-            url: source,
-            noCheckout: true,
-            noTags: false,
-          });
-          await git.setConfig({ fs, gitdir: temp, path: "core.bare", value: true });
+          await cloneBare(source, temp, engine, options.signal);
           await rename(temp, gitdir);
         } catch (error) {
           await rm(temp, { recursive: true, force: true });
@@ -115,7 +107,7 @@ export async function openSource(options: {
       }
       if (!(await options.hasCommit(gitdir))) {
         options.events?.onFetch?.("start", source);
-        await git.fetch({ fs, http, gitdir, url: source, singleBranch: false, tags: true });
+        await fetchAll(gitdir, source, options.commit, engine, options.signal);
         options.events?.onFetch?.("end", source);
       }
       return gitdir;
