@@ -96,7 +96,9 @@ describe("buildIncidentRepository", () => {
   });
 
   it("refuses a remote repository with a clear error", async () => {
-    const remote = (await loadDataset(catalog)).incidents[0]!;
+    const remote = (await loadDataset(catalog)).incidents.find(
+      (incident) => incident.id === "zookeeper-2845",
+    )!;
     const error = await buildIncidentRepository(remote, { cacheDir: await testdir() }).catch(
       (caught: unknown) => caught,
     );
