@@ -37,7 +37,6 @@ export {
 } from "./dataset/build-repository.js";
 export { datasetDigest } from "./dataset/digest.js";
 export { loadGold } from "./dataset/gold.js";
-export { HistoryCommit, RepoHistory } from "./dataset/history-format.js";
 export { checkDataset, loadDataset } from "./dataset/load-dataset.js";
 export {
   type DatasetProblem,
@@ -72,7 +71,6 @@ export {
   type StartGatewayOptions,
   startGateway,
 } from "./gateway/gateway-server.js";
-export { canonicalJson, sha256Hex } from "./hash.js";
 export { apiKeyEnvName, resolveApiKey } from "./model/api-key.js";
 export {
   type CompleteOptions,
@@ -91,12 +89,10 @@ export {
   type PrepareIncidentOptions,
   prepareIncident,
 } from "./prepared-incident.js";
-export { ATTEMPT_FILES, attemptDir, runInfoPath, summaryPath } from "./results-layout.js";
 export { type RunAttemptOptions, runAttempt } from "./run-attempt.js";
 export {
   type RunBenchmarkOptions,
   type RunBenchmarkResult,
-  readFinishedAttempt,
   runBenchmark,
 } from "./run-benchmark.js";
 export { attemptInputHash, buildRunInfo, configHash, configIdentity } from "./run-info.js";

@@ -1,7 +1,7 @@
 import { cpus, totalmem } from "node:os";
 import type { RunConfig, RunInfo } from "@distdebug/schema";
+import { canonicalJson, sha256Hex } from "@distdebug/schema";
 import type { Dataset } from "./dataset/types.js";
-import { canonicalJson, sha256Hex } from "./hash.js";
 import { HARNESS_VERSION } from "./version.js";
 
 /**

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { ATTEMPT_FILES, attemptDir, writeRunInfo, writeSummary } from "@distdebug/results";
 import {
   type Attempt,
   type Diagnosis,
@@ -251,12 +252,12 @@ export async function writeResultsFixture(
     dataset: { name: "fixture", version: "1", digest: HASH },
     host: { platform: "linux", arch: "x64", node: "v20", cpus: 2, memoryBytes: 1 },
   };
-  await writeFileAtomic(join(dir, "run.json"), serialize(run));
+  await writeRunInfo(dir, run);
   for (const fixture of FIXTURE_INCIDENTS) {
     incidents.push({ ...fixture.incident, goldBlocks: fixture.gold.length });
     for (const [index, attempt] of fixture.attempts.entries()) {
       const number = index + 1;
-      const folder = join(dir, fixture.incident.id, `attempt-${number}`);
+      const folder = attemptDir(dir, fixture.incident.id, number);
       const usage = {
         inputTokens: 1000 * number,
         outputTokens: 100 * number,
@@ -293,14 +294,14 @@ export async function writeResultsFixture(
           })),
           summary: "the cause, in a sentence",
         };
-        await writeFileAtomic(join(folder, "diagnosis.json"), serialize(diagnosis));
+        await writeFileAtomic(join(folder, ATTEMPT_FILES.diagnosis), serialize(diagnosis));
       }
       await writeFileAtomic(
-        join(folder, "trajectory.json"),
+        join(folder, ATTEMPT_FILES.trajectory),
         serialize(trajectoryOf(fixture, attempt, usage)),
       );
-      await writeFileAtomic(join(folder, "diagnosis_scores.json"), serialize(scores));
-      await writeFileAtomic(join(folder, "attempt.json"), serialize(record));
+      await writeFileAtomic(join(folder, ATTEMPT_FILES.scores), serialize(scores));
+      await writeFileAtomic(join(folder, ATTEMPT_FILES.attempt), serialize(record));
       records.push({
         incidentId: fixture.incident.id,
         attempt: number,
@@ -318,7 +319,7 @@ export async function writeResultsFixture(
     seed: options.seed ?? 1,
     resamples: 2000,
   });
-  await writeFileAtomic(join(dir, "summary.json"), serialize(summary));
+  await writeSummary(dir, summary);
   const sources = inMemorySources({
     files: Object.fromEntries(
       FIXTURE_INCIDENTS.map((fixture) => [fixture.incident.id, fixture.files]),

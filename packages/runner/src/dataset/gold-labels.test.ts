@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { RepoHistory } from "@distdebug/schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadGold } from "./gold.js";
-import { RepoHistory } from "./history-format.js";
 import { readTree } from "./internal/files.js";
 import { lineChanges } from "./internal/line-diff.js";
 import { replayHistory } from "./internal/replay.js";

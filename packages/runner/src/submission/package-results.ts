@@ -1,24 +1,30 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import {
+  ATTEMPT_FILES,
+  attemptDir,
+  attemptPath,
+  listAttemptFolders,
+  RESULTS_FILES,
+  readRunInfo,
+  readSummary,
+  summaryPath,
+} from "@distdebug/results";
+import {
   type Attempt,
-  DistDebugError,
   type LeakFinding,
   parseAttempt,
   parseDiagnosis,
   parseDiagnosisScores,
-  parseRunInfo,
-  parseSummary,
   parseTrajectory,
   type RunInfo,
   type SubmissionManifest,
   serialize,
+  sha256Hex,
   type Trajectory,
   type Usage,
   writeFileAtomic,
 } from "@distdebug/schema";
-import { sha256Hex } from "../hash.js";
-import { ATTEMPT_FILES, attemptDir, runInfoPath, summaryPath } from "../results-layout.js";
 import { scanTrajectory } from "./leakage-scan.js";
 import { type TarEntry, writeTarGz } from "./tar.js";
 
@@ -92,14 +98,7 @@ function addUsage(total: Usage, usage: Usage): void {
 }
 
 async function incidentFolders(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const ids: string[] = [];
-  for (const entry of entries) {
-    if (!entry.isDirectory()) continue;
-    const inner = await readdir(join(dir, entry.name)).catch(() => [] as string[]);
-    if (inner.some((name) => /^attempt-[1-9]\d*$/.test(name))) ids.push(entry.name);
-  }
-  return ids.sort();
+  return [...new Set((await listAttemptFolders(dir)).map((folder) => folder.incidentId))];
 }
 
 /**
@@ -121,30 +120,22 @@ export async function packageResults(
   options: PackageResultsOptions,
 ): Promise<PackageResultsResult> {
   const dir = resolve(options.resultsDir);
-  const runBytes = await readOptional(runInfoPath(dir));
-  if (runBytes === undefined)
-    throw new DistDebugError({
-      code: "FILE_NOT_FOUND",
-      message: `${runInfoPath(options.resultsDir)}: no such file; is ${options.resultsDir} a results folder made by distdebug run?`,
-    });
-  const run: RunInfo = parseRunInfo(runBytes, { source: runInfoPath(options.resultsDir) });
+  const runFile = await readRunInfo(options.resultsDir, { required: true });
+  const run: RunInfo = runFile.value;
   const attemptsPerIncident = options.attempts ?? run.config.run.attempts;
   const incidents = options.incidents ? [...options.incidents] : await incidentFolders(dir);
   const problems: string[] = [];
   const findings: LeakFinding[] = [];
-  const files: TarEntry[] = [{ path: "run.json", data: runBytes }];
-  const summaryBytes = await readOptional(summaryPath(dir));
-  if (summaryBytes === undefined)
-    problems.push(
-      `${summaryPath(options.resultsDir)}: missing; run distdebug score ${options.resultsDir} first`,
-    );
-  else {
-    try {
-      parseSummary(summaryBytes, { source: summaryPath(options.resultsDir) });
-      files.push({ path: "summary.json", data: summaryBytes });
-    } catch (error) {
-      problems.push(firstLine(error));
-    }
+  const files: TarEntry[] = [{ path: RESULTS_FILES.run, data: runFile.bytes }];
+  try {
+    const summary = await readSummary(options.resultsDir);
+    if (summary) files.push({ path: RESULTS_FILES.summary, data: summary.bytes });
+    else
+      problems.push(
+        `${summaryPath(options.resultsDir)}: missing; run distdebug score ${options.resultsDir} first`,
+      );
+  } catch (error) {
+    problems.push(firstLine(error));
   }
   const usage: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, calls: 0, costUsd: 0 };
   let attempts = 0;
@@ -155,7 +146,7 @@ export async function packageResults(
     for (let attempt = 1; attempt <= attemptsPerIncident; attempt++) {
       options.signal?.throwIfAborted();
       const folder = attemptDir(dir, incidentId, attempt);
-      const shown = join(options.resultsDir, incidentId, `attempt-${attempt}`);
+      const shown = join(options.resultsDir, attemptPath(incidentId, attempt));
       const before = { problems: problems.length, findings: findings.length };
       const read = async <T>(
         name: string,
@@ -169,7 +160,7 @@ export async function packageResults(
         }
         try {
           const value = parse(bytes, { source: join(shown, name) });
-          files.push({ path: `${incidentId}/attempt-${attempt}/${name}`, data: bytes });
+          files.push({ path: attemptPath(incidentId, attempt, name), data: bytes });
           return value;
         } catch (error) {
           problems.push(firstLine(error));

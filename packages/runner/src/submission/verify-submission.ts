@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ATTEMPT_FILES, attemptPath, parseAttemptPath, RESULTS_FILES } from "@distdebug/results";
 import {
   type DiagnosisScores,
   DistDebugError,
@@ -14,10 +15,10 @@ import {
   readFileChecked,
   type SubmissionManifest,
   type Summary,
+  sha256Hex,
   writeFileAtomic,
 } from "@distdebug/schema";
 import type { Dataset } from "../dataset/types.js";
-import { sha256Hex } from "../hash.js";
 import { scoreResults } from "../score-results.js";
 import { scanTrajectory } from "./leakage-scan.js";
 import { MANIFEST_FILE } from "./package-results.js";
@@ -96,7 +97,7 @@ function compareSummary(packaged: Summary, rescored: Summary): ScoreDifference[]
     for (const field of ["mean", "low", "high", "n"] as const) {
       if (a[field] !== b[field])
         differences.push({
-          path: "summary.json",
+          path: RESULTS_FILES.summary,
           detail: `metrics.${metric}.${field}: packaged ${a[field]}, rescored ${b[field]}`,
         });
     }
@@ -166,12 +167,12 @@ export async function verifySubmission(
   const invalid: string[] = [];
   const findings: LeakFinding[] = [];
   for (const entry of entries) {
-    const match = /^([^/]+)\/attempt-([1-9]\d*)\/trajectory\.json$/.exec(entry.path);
-    if (!match) continue;
+    const located = parseAttemptPath(entry.path);
+    if (located?.file !== ATTEMPT_FILES.trajectory) continue;
     try {
       const trajectory = parseTrajectory(entry.data, { source: entry.path });
       findings.push(
-        ...scanTrajectory(trajectory, { incidentId: match[1]!, attempt: Number(match[2]) }),
+        ...scanTrajectory(trajectory, { incidentId: located.incidentId, attempt: located.attempt }),
       );
     } catch (error) {
       invalid.push(
@@ -184,9 +185,9 @@ export async function verifySubmission(
   let stale: { incidentId: string; attempt: number }[] = [];
   const rescore = options.rescore ?? true;
   if (rescore && !options.dataset) {
-    const runBytes = byPath.get("run.json");
+    const runBytes = byPath.get(RESULTS_FILES.run);
     const path = runBytes
-      ? parseRunInfo(runBytes, { source: `${options.archive}:run.json` }).dataset.path
+      ? parseRunInfo(runBytes, { source: `${options.archive}:${RESULTS_FILES.run}` }).dataset.path
       : undefined;
     if (!path || !existsSync(path))
       throw new DistDebugError({
@@ -199,14 +200,14 @@ export async function verifySubmission(
     try {
       for (const entry of entries) await writeFileAtomic(join(work, entry.path), entry.data);
       let packagedSummary: Summary | undefined;
-      const summaryBytes = byPath.get("summary.json");
+      const summaryBytes = byPath.get(RESULTS_FILES.summary);
       if (summaryBytes) {
         try {
-          packagedSummary = parseSummary(summaryBytes, { source: "summary.json" });
+          packagedSummary = parseSummary(summaryBytes, { source: RESULTS_FILES.summary });
         } catch (error) {
           invalid.push(
             (error instanceof Error ? error.message : String(error)).split("\n")[0] ??
-              "summary.json",
+              RESULTS_FILES.summary,
           );
         }
       }
@@ -222,7 +223,7 @@ export async function verifySubmission(
       });
       stale = result.stale;
       for (const entry of entries) {
-        if (!entry.path.endsWith("/diagnosis_scores.json")) continue;
+        if (parseAttemptPath(entry.path)?.file !== ATTEMPT_FILES.scores) continue;
         const rescoredBytes = await readFile(join(work, entry.path));
         if (Buffer.compare(rescoredBytes, Buffer.from(entry.data)) === 0) continue;
         try {
@@ -243,7 +244,7 @@ export async function verifySubmission(
       if (packagedSummary) differences.push(...compareSummary(packagedSummary, result.summary));
       for (const item of stale)
         differences.push({
-          path: `${item.incidentId}/attempt-${item.attempt}/attempt.json`,
+          path: attemptPath(item.incidentId, item.attempt, ATTEMPT_FILES.attempt),
           detail: "not rescored: made with another config or dataset",
         });
     } finally {

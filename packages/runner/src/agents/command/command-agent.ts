@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   DistDebugError,
   emptyUsage,
+  formats,
   parseTrajectory,
   type RunConfig,
   serialize,
@@ -17,7 +18,6 @@ import {
 } from "../../gateway/forwarder.js";
 import { type ModelGateway, startGateway } from "../../gateway/gateway-server.js";
 import { UsageMeter } from "../../model/usage-meter.js";
-import { ATTEMPT_FILES } from "../../results-layout.js";
 import type { Agent, AgentContext, AgentOutcome, AgentSetup } from "../agent.js";
 import { mergeTrajectory } from "./merge-trajectory.js";
 
@@ -233,7 +233,7 @@ async function runCommand(
   };
 
   // The program's own trajectory, when valid, is kept and merged with the gateway's measurements.
-  const path = join(context.outputDir, ATTEMPT_FILES.trajectory);
+  const path = join(context.outputDir, formats.trajectory.fileName);
   let own: Trajectory | undefined;
   try {
     own = parseTrajectory(await readFile(path), { source: "trajectory.json" });

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
   DistDebugError,
+  formats,
   type ModelConfig,
   serialize,
   type Trajectory,
@@ -15,7 +16,6 @@ import {
   type ModelMessage,
 } from "../../model/model-client.js";
 import { UsageMeter } from "../../model/usage-meter.js";
-import { ATTEMPT_FILES } from "../../results-layout.js";
 import { HARNESS_VERSION } from "../../version.js";
 import type { Agent, AgentContext, AgentOutcome } from "../agent.js";
 import {
@@ -316,6 +316,9 @@ async function runMini(context: AgentContext, options: MiniAgentOptions): Promis
     },
   };
   // The harness's record replaces anything the model may have written there.
-  await writeFileAtomic(join(context.outputDir, ATTEMPT_FILES.trajectory), serialize(trajectory));
+  await writeFileAtomic(
+    join(context.outputDir, formats.trajectory.fileName),
+    serialize(trajectory),
+  );
   return { ...outcome, usage: meter.usage, trajectory };
 }

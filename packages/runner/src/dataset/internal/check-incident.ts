@@ -6,9 +6,9 @@ import {
   type Language,
   parseGold,
   parseIncident,
+  RepoHistory,
   readFileChecked,
 } from "@distdebug/schema";
-import { RepoHistory } from "../history-format.js";
 import type { DatasetProblem } from "../problems.js";
 import type { IncidentRepositorySource } from "../types.js";
 import { problemsOf, readTree, zodProblems } from "./files.js";

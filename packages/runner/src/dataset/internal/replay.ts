@@ -1,3 +1,4 @@
+import type { RepoHistory } from "@distdebug/schema";
 import {
   blobObject,
   commitObject,
@@ -5,7 +6,6 @@ import {
   tagObject,
   treeObjects,
 } from "../git-objects.js";
-import type { RepoHistory } from "../history-format.js";
 import type { DatasetProblem } from "../problems.js";
 
 /** One replayed commit: its id, its full tree, its tags. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatTag } from "./common.js";
 
 /** A commit author or committer; the date is part of the commit id, so it is fixed. */
 export const HistoryPerson = z.object({
@@ -50,7 +51,7 @@ export type HistoryCommit = z.infer<typeof HistoryCommit>;
  */
 export const RepoHistory = z
   .object({
-    format: z.literal("distdebug.repo_history/1"),
+    format: formatTag("repo_history", 1),
     defaultBranch: z.string().min(1).default("main"),
     commits: z.array(HistoryCommit).min(2),
   })
