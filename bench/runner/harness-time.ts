@@ -10,7 +10,8 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Agent, loadDataset, runBenchmark } from "@distdebug/runner";
+import { loadDataset } from "@distdebug/dataset";
+import { type Agent, runBenchmark } from "@distdebug/runner";
 import { parseRunConfig } from "@distdebug/schema";
 
 const attempts = Number(process.argv[2] ?? "3");

@@ -1,4 +1,3 @@
-export { type TaskManifest, writeAgentTaskFolder } from "./agent-task-folder.js";
 export type {
   Agent,
   AgentContext,
@@ -29,34 +28,6 @@ export {
   type TemplateVariable,
 } from "./agents/mini/templates.js";
 export { agentFor } from "./agents/registry.js";
-export {
-  type BuildRepositoryOptions,
-  type BuiltRepository,
-  buildIncidentRepository,
-  defaultCacheDir,
-} from "./dataset/build-repository.js";
-export { datasetDigest } from "./dataset/digest.js";
-export { loadGold } from "./dataset/gold.js";
-export { checkDataset, loadDataset } from "./dataset/load-dataset.js";
-export {
-  type DatasetProblem,
-  formatProblem,
-  type InvalidDatasetData,
-} from "./dataset/problems.js";
-export { globToRegExp, type IncidentSelection, selectIncidents } from "./dataset/select.js";
-export {
-  type IncidentTask,
-  incidentTask,
-  type TaskArtifact,
-  writeTaskFiles,
-} from "./dataset/task.js";
-export type {
-  Dataset,
-  DatasetCheck,
-  DatasetCounts,
-  DatasetIncident,
-  IncidentRepositorySource,
-} from "./dataset/types.js";
 export type { AttemptPhase, RunEvent, RunEventListener } from "./events.js";
 export {
   FORWARDER_PROGRAM_PATH,

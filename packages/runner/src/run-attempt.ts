@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { type DatasetIncident, writeAgentTaskFolder } from "@distdebug/dataset";
 import { ATTEMPT_FILES, stageAttemptFolder } from "@distdebug/results";
 import { createSandbox } from "@distdebug/sandbox";
 import {
@@ -18,9 +19,7 @@ import {
   type Trajectory,
   type Usage,
 } from "@distdebug/schema";
-import { writeAgentTaskFolder } from "./agent-task-folder.js";
 import type { Agent, AgentOutcome } from "./agents/agent.js";
-import type { DatasetIncident } from "./dataset/types.js";
 import type { AttemptPhase, RunEventListener } from "./events.js";
 import type { PreparedIncident } from "./prepared-incident.js";
 import { workDirPrefix } from "./work-dirs.js";

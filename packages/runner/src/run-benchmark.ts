@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { type Dataset, type DatasetIncident, defaultCacheDir } from "@distdebug/dataset";
 import {
   attemptDir,
   readFinishedAttempt,
@@ -18,8 +19,6 @@ import {
 } from "@distdebug/schema";
 import type { Agent } from "./agents/agent.js";
 import { agentFor } from "./agents/registry.js";
-import { defaultCacheDir } from "./dataset/build-repository.js";
-import type { Dataset, DatasetIncident } from "./dataset/types.js";
 import type { RunEventListener } from "./events.js";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
 import { runAttempt } from "./run-attempt.js";

@@ -1,5 +1,6 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { type Dataset, defaultCacheDir, loadDataset, loadGold } from "@distdebug/dataset";
 import { ATTEMPT_FILES, attemptDir, readRunInfo, writeSummary } from "@distdebug/results";
 import {
   type Attempt,
@@ -13,10 +14,6 @@ import {
   writeFileAtomic,
 } from "@distdebug/schema";
 import { type AttemptRecord, type IncidentRecord, summarize } from "@distdebug/stats";
-import { defaultCacheDir } from "./dataset/build-repository.js";
-import { loadGold } from "./dataset/gold.js";
-import { loadDataset } from "./dataset/load-dataset.js";
-import type { Dataset } from "./dataset/types.js";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
 import { attemptInputHash } from "./run-info.js";
 

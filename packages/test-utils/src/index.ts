@@ -5,6 +5,7 @@ export {
   type GitdirOptions,
   gitdir,
 } from "./gitdir.js";
+export { catalogDatasetDir, exampleDatasetDir, repoPath, repoRoot } from "./repo-paths.js";
 export {
   type FixtureEntry,
   type FixtureFiles,

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { loadDataset, packageResults } from "@distdebug/runner";
+import { loadDataset } from "@distdebug/dataset";
+import { packageResults } from "@distdebug/runner";
 import { serialize } from "@distdebug/schema";
 import { defineCommand, optionalString, parsePositiveInt, UsageError } from "../command.js";
 

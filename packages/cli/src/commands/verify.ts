@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { loadDataset, verifySubmission } from "@distdebug/runner";
+import { loadDataset } from "@distdebug/dataset";
+import { verifySubmission } from "@distdebug/runner";
 import { serialize } from "@distdebug/schema";
 import { defineCommand, optionalString, UsageError } from "../command.js";
 

@@ -1,9 +1,9 @@
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { Dataset } from "@distdebug/dataset";
 import { parseTrajectory, serialize } from "@distdebug/schema";
 import { testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Dataset } from "../dataset/types.js";
 import { baselineResults } from "../testing/baseline-results.js";
 import { packageResults } from "./package-results.js";
 import { readTarGz, writeTarGz } from "./tar.js";

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Dataset } from "@distdebug/dataset";
 import { ATTEMPT_FILES, attemptPath, parseAttemptPath, RESULTS_FILES } from "@distdebug/results";
 import {
   type DiagnosisScores,
@@ -18,7 +19,6 @@ import {
   sha256Hex,
   writeFileAtomic,
 } from "@distdebug/schema";
-import type { Dataset } from "../dataset/types.js";
 import { scoreResults } from "../score-results.js";
 import { scanTrajectory } from "./leakage-scan.js";
 import { MANIFEST_FILE } from "./package-results.js";

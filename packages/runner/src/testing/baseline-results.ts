@@ -1,9 +1,8 @@
 import { cp, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type Dataset, loadDataset } from "@distdebug/dataset";
 import { parseRunConfig, serialize } from "@distdebug/schema";
-import { loadDataset } from "../dataset/load-dataset.js";
-import type { Dataset } from "../dataset/types.js";
 import { runBenchmark } from "../run-benchmark.js";
 import { scoreResults } from "../score-results.js";
 

@@ -1,10 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { type Dataset, loadDataset } from "@distdebug/dataset";
 import { parseAttempt, parseRunConfig, parseTrajectory } from "@distdebug/schema";
 import { testdir } from "@distdebug/test-utils";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { loadDataset } from "../../dataset/load-dataset.js";
-import type { Dataset } from "../../dataset/types.js";
 import {
   anthropicBody,
   type FakeModelServer,

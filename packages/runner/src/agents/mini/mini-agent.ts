@@ -5,11 +5,11 @@ import {
   formats,
   type ModelConfig,
   serialize,
+  type TaskManifest,
   type Trajectory,
   type TrajectoryStep,
   writeFileAtomic,
 } from "@distdebug/schema";
-import type { TaskManifest } from "../../agent-task-folder.js";
 import {
   createModelClient,
   type ModelClient,

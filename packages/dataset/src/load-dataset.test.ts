@@ -1,14 +1,13 @@
 import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { DistDebugError } from "@distdebug/schema";
-import { testdir } from "@distdebug/test-utils";
+import { catalogDatasetDir, exampleDatasetDir, testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { checkDataset, loadDataset } from "./load-dataset.js";
 import type { InvalidDatasetData } from "./problems.js";
 
-const examples = fileURLToPath(new URL("../../../../examples/dataset", import.meta.url));
-const catalog = fileURLToPath(new URL("../../../../datasets/catalog", import.meta.url));
+const examples = exampleDatasetDir();
+const catalog = catalogDatasetDir();
 
 async function editJson(path: string, edit: (value: Record<string, unknown>) => void) {
   const value = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;

@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import * as fs from "node:fs";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { DistDebugError, RepoHistory } from "@distdebug/schema";
-import git from "isomorphic-git";
+import { writeBareRepository } from "@distdebug/workspace";
 import { readTree } from "./internal/files.js";
 import { replayHistory } from "./internal/replay.js";
 import type { DatasetIncident } from "./types.js";
@@ -100,29 +99,16 @@ export async function buildIncidentRepository(
   await mkdir(reposDir, { recursive: true });
   const temp = join(reposDir, `.tmp-${entry.id}-${process.pid}-${randomBytes(4).toString("hex")}`);
   try {
-    await git.init({ fs, dir: temp, bare: true, defaultBranch: history.defaultBranch });
-    for (const object of replay.objects.values()) {
-      options.signal?.throwIfAborted();
-      const oid = await writeChecked(temp, object.type, object.payload);
-      if (oid !== object.oid)
-        throw failure(entry, `git object ${object.oid} was written as ${oid}`);
-    }
-    await git.writeRef({
-      fs,
-      gitdir: temp,
-      ref: `refs/heads/${history.defaultBranch}`,
-      value: last.oid,
-      force: true,
-    });
+    const refs: Record<string, string> = { [`refs/heads/${history.defaultBranch}`]: last.oid };
     for (const commit of replay.commits)
-      for (const tag of commit.tags)
-        await git.writeRef({
-          fs,
-          gitdir: temp,
-          ref: `refs/tags/${tag.name}`,
-          value: tag.oid,
-          force: true,
-        });
+      for (const tag of commit.tags) refs[`refs/tags/${tag.name}`] = tag.oid;
+    await writeBareRepository({
+      gitdir: temp,
+      defaultBranch: history.defaultBranch,
+      objects: replay.objects.values(),
+      refs,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     await writeFile(join(temp, "distdebug-built"), `${entry.id}\n`);
     try {
       await rename(temp, target);
@@ -144,15 +130,4 @@ export async function buildIncidentRepository(
     );
   }
   return { ...result, built: true };
-}
-
-/** Writes a loose object; git computes its id from the same bytes. */
-async function writeChecked(gitdir: string, type: string, payload: Buffer): Promise<string> {
-  return git.writeObject({
-    fs,
-    gitdir,
-    type: type as "blob" | "tree" | "commit" | "tag",
-    object: payload,
-    format: "content",
-  });
 }

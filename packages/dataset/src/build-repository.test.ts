@@ -1,10 +1,9 @@
 import { execFile } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { DistDebugError, RepoHistory } from "@distdebug/schema";
-import { gitdir, testdir } from "@distdebug/test-utils";
+import { catalogDatasetDir, exampleDatasetDir, gitdir, testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildIncidentRepository } from "./build-repository.js";
 import { loadGold } from "./gold.js";
@@ -14,8 +13,8 @@ import { loadDataset } from "./load-dataset.js";
 import type { Dataset } from "./types.js";
 
 const run = promisify(execFile);
-const examples = fileURLToPath(new URL("../../../../examples/dataset", import.meta.url));
-const catalog = fileURLToPath(new URL("../../../../datasets/catalog", import.meta.url));
+const examples = exampleDatasetDir();
+const catalog = catalogDatasetDir();
 
 async function git(gitdirPath: string, ...args: string[]): Promise<string> {
   const { stdout } = await run("git", ["--git-dir", gitdirPath, ...args]);

@@ -1,21 +1,6 @@
 import { join } from "node:path";
-import { writeFileAtomic } from "@distdebug/schema";
-import { type IncidentTask, writeTaskFiles } from "./dataset/task.js";
-
-/** `task.json`, at `/task/task.json` inside the sandbox: the index of the task folder. */
-export interface TaskManifest {
-  id: string;
-  title: string;
-  system: string;
-  languages: string[];
-  /** The report, relative to the task folder. */
-  report: "report.md";
-  artifacts: { path: string; kind: string; description?: string }[];
-  /** Where the repository is inside the sandbox. */
-  workspace: "/workspace";
-  /** Where the agent writes diagnosis.json and trajectory.json. */
-  output: "/output";
-}
+import { formats, serialize, type TaskManifest, writeFileAtomic } from "@distdebug/schema";
+import { type IncidentTask, writeTaskFiles } from "./task.js";
 
 /**
  * Writes the folder an agent sees read-only at `/task`: the report, the artifacts and
@@ -25,6 +10,7 @@ export interface TaskManifest {
 export async function writeAgentTaskFolder(task: IncidentTask, dir: string): Promise<TaskManifest> {
   await writeTaskFiles(task, dir);
   const manifest: TaskManifest = {
+    format: "distdebug.task/1",
     id: task.incidentId,
     title: task.title,
     system: task.system,
@@ -38,6 +24,6 @@ export async function writeAgentTaskFolder(task: IncidentTask, dir: string): Pro
     workspace: "/workspace",
     output: "/output",
   };
-  await writeFileAtomic(join(dir, "task.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  await writeFileAtomic(join(dir, formats.task.fileName), serialize(manifest));
   return manifest;
 }

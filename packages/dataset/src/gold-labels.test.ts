@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { RepoHistory } from "@distdebug/schema";
+import { exampleDatasetDir } from "@distdebug/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadGold } from "./gold.js";
@@ -10,7 +10,7 @@ import { lineChanges } from "./internal/line-diff.js";
 import { replayHistory } from "./internal/replay.js";
 import { loadDataset } from "./load-dataset.js";
 
-const examples = fileURLToPath(new URL("../../../../examples/dataset", import.meta.url));
+const examples = exampleDatasetDir();
 
 describe("gold labels of the example dataset", async () => {
   const dataset = await loadDataset(examples);

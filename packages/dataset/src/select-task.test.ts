@@ -1,10 +1,10 @@
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { DistDebugError } from "@distdebug/schema";
-import { testdir } from "@distdebug/test-utils";
+import { DistDebugError, parseTaskManifest } from "@distdebug/schema";
+import { exampleDatasetDir, testdir } from "@distdebug/test-utils";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { writeAgentTaskFolder } from "./agent-task-folder.js";
 import { datasetDigest } from "./digest.js";
 import { loadGold } from "./gold.js";
 import { loadDataset } from "./load-dataset.js";
@@ -12,7 +12,7 @@ import { globToRegExp, selectIncidents } from "./select.js";
 import { incidentTask, writeTaskFiles } from "./task.js";
 import type { Dataset } from "./types.js";
 
-const examples = fileURLToPath(new URL("../../../../examples/dataset", import.meta.url));
+const examples = exampleDatasetDir();
 let dataset: Dataset;
 beforeAll(async () => {
   dataset = await loadDataset(examples);
@@ -92,6 +92,18 @@ describe("incidentTask", () => {
     expect(await readFile(join(dir, "stack-traces/raftkvd-3-panic.txt"), "utf8")).toContain(
       "raft.(*raftLog).slice",
     );
+  });
+
+  it("writes task.json, a valid distdebug.task/1 file listing the task folder", async () => {
+    const task = await incidentTask(dataset.incidents[2]!);
+    const dir = await testdir();
+    const manifest = await writeAgentTaskFolder(task, dir);
+    const written = parseTaskManifest(await readFile(join(dir, "task.json")));
+    expect(written).toEqual(manifest);
+    expect(written.artifacts.map((artifact) => artifact.path)).toEqual(
+      task.artifacts.map((artifact) => artifact.path),
+    );
+    expect(JSON.stringify(written)).not.toContain("gold");
   });
 });
 

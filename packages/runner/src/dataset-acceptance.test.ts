@@ -1,14 +1,11 @@
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { buildIncidentRepository, loadDataset, loadGold } from "@distdebug/dataset";
 import { createEvaluator, directoryReader } from "@distdebug/evaluator";
-import { testdir } from "@distdebug/test-utils";
+import { exampleDatasetDir, testdir } from "@distdebug/test-utils";
 import { checkLeakage, prepareWorkspace } from "@distdebug/workspace";
 import { describe, expect, it } from "vitest";
-import { buildIncidentRepository } from "./build-repository.js";
-import { loadGold } from "./gold.js";
-import { loadDataset } from "./load-dataset.js";
 
-const examples = fileURLToPath(new URL("../../../../examples/dataset", import.meta.url));
+const examples = exampleDatasetDir();
 
 describe("every example incident end to end", async () => {
   const dataset = await loadDataset(examples);

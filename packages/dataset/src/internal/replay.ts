@@ -5,7 +5,7 @@ import {
   type GitObject,
   tagObject,
   treeObjects,
-} from "../git-objects.js";
+} from "@distdebug/workspace";
 import type { DatasetProblem } from "../problems.js";
 
 /** One replayed commit: its id, its full tree, its tags. */
