@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import type { Agent, AgentOutcome } from "@distdebug/agents";
 import { type DatasetIncident, writeAgentTaskFolder } from "@distdebug/dataset";
 import { ATTEMPT_FILES, stageAttemptFolder } from "@distdebug/results";
 import { createSandbox } from "@distdebug/sandbox";
@@ -19,7 +20,6 @@ import {
   type Trajectory,
   type Usage,
 } from "@distdebug/schema";
-import type { Agent, AgentOutcome } from "./agents/agent.js";
 import type { AttemptPhase, RunEventListener } from "./events.js";
 import type { PreparedIncident } from "./prepared-incident.js";
 import { workDirPrefix } from "./work-dirs.js";

@@ -1,6 +1,7 @@
 import { appendFile, cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import type { Agent } from "@distdebug/agents";
 import { type Dataset, loadDataset } from "@distdebug/dataset";
 import {
   loadConfig,
@@ -11,7 +12,6 @@ import {
 } from "@distdebug/schema";
 import { testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Agent } from "./agents/agent.js";
 import type { RunEvent } from "./events.js";
 import { runBenchmark } from "./run-benchmark.js";
 import { scoreResults } from "./score-results.js";

@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { type Agent, agentFor } from "@distdebug/agents";
 import { type Dataset, type DatasetIncident, defaultCacheDir } from "@distdebug/dataset";
 import {
   attemptDir,
@@ -17,8 +18,6 @@ import {
   type RunConfig,
   resolveConfigEnv,
 } from "@distdebug/schema";
-import type { Agent } from "./agents/agent.js";
-import { agentFor } from "./agents/registry.js";
 import type { RunEventListener } from "./events.js";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
 import { runAttempt } from "./run-attempt.js";

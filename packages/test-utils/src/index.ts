@@ -1,3 +1,12 @@
+export {
+  anthropicBody,
+  type FakeModelServer,
+  type FakeReply,
+  type FakeRequest,
+  type FakeResponder,
+  openAiBody,
+  startFakeModelServer,
+} from "./fake-model-server.js";
 export { type GitHttpServer, gitHttpServer } from "./git-http-server.js";
 export {
   type FixtureCommit,

@@ -10,14 +10,10 @@ import {
   type TrajectoryStep,
   writeFileAtomic,
 } from "@distdebug/schema";
-import {
-  createModelClient,
-  type ModelClient,
-  type ModelMessage,
-} from "../../model/model-client.js";
-import { UsageMeter } from "../../model/usage-meter.js";
-import { HARNESS_VERSION } from "../../version.js";
 import type { Agent, AgentContext, AgentOutcome } from "../agent.js";
+import { createModelClient, type ModelClient, type ModelMessage } from "../model/model-client.js";
+import { UsageMeter } from "../model/usage-meter.js";
+import { AGENTS_VERSION } from "../version.js";
 import {
   DEFAULT_FORMAT_ERROR_TEMPLATE,
   DEFAULT_INSTANCE_TEMPLATE,
@@ -300,7 +296,7 @@ async function runMini(context: AgentContext, options: MiniAgentOptions): Promis
   const trajectory: Trajectory = {
     format: "distdebug.trajectory/1",
     incidentId: context.incidentId,
-    agent: { name: "mini", version: HARNESS_VERSION },
+    agent: { name: "mini", version: AGENTS_VERSION },
     model: { provider: model.provider, name: model.name },
     exitStatus,
     ...(submission ? { submission } : {}),

@@ -1,10 +1,11 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { DistDebugError, loadConfig, parseRunConfig, type RunConfigInput } from "@distdebug/schema";
+import { repoPath } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { agentFor } from "./registry.js";
 
-const configsDir = new URL("../../../../configs/mini-swe-agent", import.meta.url).pathname;
+const configsDir = repoPath("configs/mini-swe-agent");
 
 function failure(run: () => unknown): DistDebugError<unknown> {
   try {

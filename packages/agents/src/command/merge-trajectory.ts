@@ -1,5 +1,5 @@
 import type { Trajectory, TrajectoryStep, Usage } from "@distdebug/schema";
-import type { MeteredCall } from "../../model/usage-meter.js";
+import type { MeteredCall } from "../model/usage-meter.js";
 
 /**
  * Merges an agent's own trajectory with the gateway's metered calls. The agent's steps are

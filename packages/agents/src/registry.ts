@@ -1,10 +1,10 @@
 import { DistDebugError, type RunConfig } from "@distdebug/schema";
-import { resolveApiKey } from "../model/api-key.js";
 import type { Agent } from "./agent.js";
 import { baselineAgent } from "./baseline/baseline-agent.js";
 import { createCommandAgent } from "./command/command-agent.js";
 import { createMiniAgent } from "./mini/mini-agent.js";
 import { checkTemplates } from "./mini/templates.js";
+import { resolveApiKey } from "./model/api-key.js";
 
 /**
  * The agent a config names: `baseline` (offline), `mini` (the built-in model loop) or

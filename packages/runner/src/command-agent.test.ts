@@ -2,18 +2,19 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Dataset, loadDataset } from "@distdebug/dataset";
 import { parseAttempt, parseRunConfig, parseTrajectory } from "@distdebug/schema";
-import { testdir } from "@distdebug/test-utils";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   anthropicBody,
+  exampleDatasetDir,
   type FakeModelServer,
   openAiBody,
   startFakeModelServer,
-} from "../../model/internal/fake-model-server.js";
-import { runBenchmark } from "../../run-benchmark.js";
+  testdir,
+} from "@distdebug/test-utils";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runBenchmark } from "./run-benchmark.js";
 
-const exampleDir = new URL("../../../../../examples/dataset", import.meta.url).pathname;
-const agentsDir = new URL("./test-agents", import.meta.url).pathname;
+const exampleDir = exampleDatasetDir();
+const agentsDir = new URL("../fixtures/command-agents", import.meta.url).pathname;
 let dataset: Dataset;
 let cacheDir: string;
 let server: FakeModelServer | undefined;

@@ -1,6 +1,6 @@
 import type { Sandbox } from "@distdebug/sandbox";
 import type { ReadOnlyBind, RunConfig, SandboxPolicy, Trajectory, Usage } from "@distdebug/schema";
-import type { RunEventListener } from "../events.js";
+import type { AgentEventListener } from "./events.js";
 
 /** What an agent gets for one attempt. The sandbox binds the workspace, task and output folders. */
 export interface AgentContext {
@@ -17,7 +17,7 @@ export interface AgentContext {
   /** Epoch milliseconds by which the agent must have ended (the wall-time limit). */
   deadline: number;
   signal: AbortSignal;
-  emit: RunEventListener;
+  emit: AgentEventListener;
   /** What the agent's {@link Agent.setup} prepared for this attempt, if it has one. */
   setup?: AgentSetup;
 }
@@ -29,7 +29,7 @@ export interface AgentSetupContext {
   /** The run config with `${VAR}` references resolved (in memory only). */
   config: RunConfig;
   signal: AbortSignal;
-  emit: RunEventListener;
+  emit: AgentEventListener;
 }
 
 /** Per-attempt resources an agent starts before the sandbox (the model gateway). */

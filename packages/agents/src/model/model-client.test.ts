@@ -1,12 +1,12 @@
 import { DistDebugError, ModelConfig } from "@distdebug/schema";
-import { afterEach, describe, expect, it } from "vitest";
-import { resolveApiKey } from "./api-key.js";
 import {
   anthropicBody,
   type FakeModelServer,
   openAiBody,
   startFakeModelServer,
-} from "./internal/fake-model-server.js";
+} from "@distdebug/test-utils";
+import { afterEach, describe, expect, it } from "vitest";
+import { resolveApiKey } from "./api-key.js";
 import { createModelClient } from "./model-client.js";
 import { costOf } from "./pricing.js";
 import { UsageMeter } from "./usage-meter.js";

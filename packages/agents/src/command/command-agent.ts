@@ -10,15 +10,15 @@ import {
   type Trajectory,
   writeFileAtomic,
 } from "@distdebug/schema";
+import type { Agent, AgentContext, AgentOutcome, AgentSetup } from "../agent.js";
 import {
   FORWARDER_PROGRAM_PATH,
   forwarderProgramFile,
   GATEWAY_PLACEHOLDER_KEY,
   SANDBOX_NODE_PATH,
-} from "../../gateway/forwarder.js";
-import { type ModelGateway, startGateway } from "../../gateway/gateway-server.js";
-import { UsageMeter } from "../../model/usage-meter.js";
-import type { Agent, AgentContext, AgentOutcome, AgentSetup } from "../agent.js";
+} from "../gateway/forwarder.js";
+import { type ModelGateway, startGateway } from "../gateway/gateway-server.js";
+import { UsageMeter } from "../model/usage-meter.js";
 import { mergeTrajectory } from "./merge-trajectory.js";
 
 /** Options of {@link createCommandAgent}. */

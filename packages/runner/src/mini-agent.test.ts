@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { SUBMIT_SENTINEL } from "@distdebug/agents";
 import { type Dataset, loadDataset } from "@distdebug/dataset";
 import {
   parseAttempt,
@@ -7,19 +8,19 @@ import {
   parseTrajectory,
   type RunConfigInput,
 } from "@distdebug/schema";
-import { testdir } from "@distdebug/test-utils";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   anthropicBody,
+  exampleDatasetDir,
   type FakeModelServer,
   type FakeRequest,
   openAiBody,
   startFakeModelServer,
-} from "../../model/internal/fake-model-server.js";
-import { runBenchmark } from "../../run-benchmark.js";
-import { SUBMIT_SENTINEL } from "./templates.js";
+  testdir,
+} from "@distdebug/test-utils";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runBenchmark } from "./run-benchmark.js";
 
-const exampleDir = new URL("../../../../../examples/dataset", import.meta.url).pathname;
+const exampleDir = exampleDatasetDir();
 let dataset: Dataset;
 let cacheDir: string;
 let server: FakeModelServer | undefined;

@@ -2,13 +2,13 @@ import { execFile } from "node:child_process";
 import { request } from "node:http";
 import { promisify } from "node:util";
 import { ModelConfig } from "@distdebug/schema";
-import { afterEach, describe, expect, it } from "vitest";
 import {
   anthropicBody,
   type FakeModelServer,
   openAiBody,
   startFakeModelServer,
-} from "../model/internal/fake-model-server.js";
+} from "@distdebug/test-utils";
+import { afterEach, describe, expect, it } from "vitest";
 import { UsageMeter } from "../model/usage-meter.js";
 import { forwarderProgramFile } from "./forwarder.js";
 import { type ModelGateway, startGateway } from "./gateway-server.js";
