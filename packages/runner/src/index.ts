@@ -16,25 +16,4 @@ export {
   type ScoreResultsResult,
   scoreResults,
 } from "./score-results.js";
-export { type CommandLeak, scanCommand, scanTrajectory } from "./submission/leakage-scan.js";
-export {
-  MANIFEST_FILE,
-  type PackageEvent,
-  type PackageResultsOptions,
-  type PackageResultsResult,
-  packageResults,
-} from "./submission/package-results.js";
-export {
-  DEFAULT_MAX_ARCHIVE_BYTES,
-  readTarGz,
-  type TarEntry,
-  writeTarGz,
-} from "./submission/tar.js";
-export {
-  type ChecksumProblem,
-  type ScoreDifference,
-  type VerifySubmissionOptions,
-  type VerifySubmissionResult,
-  verifySubmission,
-} from "./submission/verify-submission.js";
 export { HARNESS_VERSION } from "./version.js";

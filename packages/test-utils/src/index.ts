@@ -1,3 +1,4 @@
+export { type BaselineResults, baselineResults } from "./baseline-results.js";
 export {
   anthropicBody,
   type FakeModelServer,

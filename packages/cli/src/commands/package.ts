@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { loadDataset } from "@distdebug/dataset";
-import { packageResults } from "@distdebug/runner";
 import { serialize } from "@distdebug/schema";
+import { packageResults } from "@distdebug/submission";
 import { defineCommand, optionalString, parsePositiveInt, UsageError } from "../command.js";
 
 export default defineCommand({

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { loadDataset } from "@distdebug/dataset";
-import { verifySubmission } from "@distdebug/runner";
 import { serialize } from "@distdebug/schema";
+import { verifySubmission } from "@distdebug/submission";
 import { defineCommand, optionalString, UsageError } from "../command.js";
 
 export default defineCommand({

@@ -2,9 +2,9 @@ import { cp, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Dataset, loadDataset } from "@distdebug/dataset";
+import { runBenchmark, scoreResults } from "@distdebug/runner";
 import { parseRunConfig, serialize } from "@distdebug/schema";
-import { runBenchmark } from "../run-benchmark.js";
-import { scoreResults } from "../score-results.js";
+import { exampleDatasetDir } from "./repo-paths.js";
 
 /** A scored results folder made by {@link baselineResults}. */
 export interface BaselineResults {
@@ -16,7 +16,7 @@ export interface BaselineResults {
   resultsDir: string;
 }
 
-const exampleDir = new URL("../../../../examples/dataset", import.meta.url).pathname;
+const exampleDir = exampleDatasetDir();
 
 /**
  * For tests of tools that read results (report, package, verify): a one-incident copy of the
@@ -25,7 +25,7 @@ const exampleDir = new URL("../../../../examples/dataset", import.meta.url).path
  *
  * @example
  * ```ts
- * import { baselineResults } from "@distdebug/runner/testing";
+ * import { baselineResults } from "@distdebug/test-utils";
  * const { resultsDir, cacheDir } = await baselineResults("report-test");
  * ```
  */

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Dataset } from "@distdebug/dataset";
 import { ATTEMPT_FILES, attemptPath, parseAttemptPath, RESULTS_FILES } from "@distdebug/results";
+import { scoreResults } from "@distdebug/runner";
 import {
   type DiagnosisScores,
   DistDebugError,
@@ -19,7 +20,6 @@ import {
   sha256Hex,
   writeFileAtomic,
 } from "@distdebug/schema";
-import { scoreResults } from "../score-results.js";
 import { scanTrajectory } from "./leakage-scan.js";
 import { MANIFEST_FILE } from "./package-results.js";
 import { readTarGz } from "./tar.js";
