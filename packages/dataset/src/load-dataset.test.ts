@@ -166,6 +166,32 @@ describe("a broken copy", () => {
     );
   });
 
+  it("reports schema problems of repo/history.json with their JSON paths", async () => {
+    const dir = await testdir();
+    await cp(join(examples, "zklite-142"), join(dir, "zklite-142"), { recursive: true });
+    await writeFile(
+      join(dir, "dataset.json"),
+      JSON.stringify({
+        format: "distdebug.dataset/1",
+        name: "x",
+        version: "1",
+        incidents: ["zklite-142"],
+      }),
+    );
+    await editJson(join(dir, "zklite-142/repo/history.json"), (history) => {
+      (history.commits as { date: string }[])[0]!.date = "yesterday";
+    });
+    const problems = (await checkDataset(dir)).problems;
+    expect(problems).toContainEqual(
+      expect.objectContaining({
+        file: "zklite-142/repo/history.json",
+        path: "$.commits[0].date",
+        message:
+          'expected an ISO 8601 date and time with an offset, such as 2026-12-02T18:19:00Z, found the string "yesterday"',
+      }),
+    );
+  });
+
   it("reports a tree that the history does not produce and an artifact outside the folder", async () => {
     const dir = await testdir();
     await cp(join(examples, "swimlite-27"), join(dir, "swimlite-27"), { recursive: true });

@@ -6,12 +6,13 @@ import {
   type Language,
   parseGold,
   parseIncident,
-  RepoHistory,
+  parseRepoHistory,
+  type RepoHistory,
   readFileChecked,
 } from "@distdebug/schema";
 import type { DatasetProblem } from "../problems.js";
 import type { IncidentRepositorySource } from "../types.js";
-import { problemsOf, readTree, zodProblems } from "./files.js";
+import { problemsOf, readTree } from "./files.js";
 import { replayHistory } from "./replay.js";
 
 /** What checking one incident folder found. */
@@ -145,12 +146,9 @@ export async function checkIncident(datasetDir: string, id: string): Promise<Inc
   const historyFile = `${url.replace(/\/$/, "")}/history.json`;
   let history: RepoHistory | undefined;
   try {
-    const value: unknown = JSON.parse(
-      (await readFileChecked(join(repoDir, "history.json"))).toString("utf8"),
-    );
-    const parsed = RepoHistory.safeParse(value);
-    if (parsed.success) history = parsed.data;
-    else problems.push(...zodProblems(parsed.error, rel(historyFile)));
+    history = parseRepoHistory(await readFileChecked(join(repoDir, "history.json")), {
+      source: rel(historyFile),
+    });
   } catch (error) {
     problems.push(...problemsOf(error, rel(historyFile)));
   }

@@ -1,9 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DistDebugError, type InvalidFileData } from "@distdebug/schema";
-import type { z } from "zod";
 import type { DatasetProblem } from "../problems.js";
-import { jsonPath } from "./replay.js";
 
 /** Every regular file below `dir`, as sorted POSIX paths relative to it. */
 export async function listFiles(dir: string): Promise<string[]> {
@@ -44,13 +42,4 @@ export function problemsOf(error: unknown, file: string): DatasetProblem[] {
     return [{ file, message }];
   }
   return [{ file, message: error instanceof Error ? error.message : String(error) }];
-}
-
-/** zod issues of a schema this package owns, as problems. */
-export function zodProblems(error: z.ZodError, file: string): DatasetProblem[] {
-  return error.issues.map((issue) => ({
-    file,
-    path: jsonPath(issue.path.map((key) => (typeof key === "number" ? key : String(key)))),
-    message: issue.code === "custom" ? `expected ${issue.message}` : issue.message,
-  }));
 }
