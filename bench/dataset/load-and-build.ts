@@ -13,7 +13,7 @@ import {
   checkDataset,
   datasetDigest,
   loadDataset,
-} from "@distdebug/runner";
+} from "@distdebug/dataset";
 
 const examples = fileURLToPath(new URL("../../examples/dataset", import.meta.url));
 

@@ -15,7 +15,7 @@ import { spawn } from "node:child_process";
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadavg } from "node:os";
-import { forwarderProgramFile, startGateway, UsageMeter } from "@distdebug/runner";
+import { forwarderProgramFile, startGateway, UsageMeter } from "@distdebug/agents";
 import { ModelConfig } from "@distdebug/schema";
 
 const calls = Number(process.argv[2] ?? 300);

@@ -10,7 +10,9 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Agent, loadDataset, runBenchmark } from "@distdebug/runner";
+import type { Agent } from "@distdebug/agents";
+import { loadDataset } from "@distdebug/dataset";
+import { runBenchmark } from "@distdebug/runner";
 import { parseRunConfig } from "@distdebug/schema";
 
 const attempts = Number(process.argv[2] ?? "3");

@@ -14,7 +14,7 @@ import {
   tsBlocks,
   tsxLoader,
   where,
-} from "./internal/docs-blocks.js";
+} from "./testing/docs-blocks.js";
 
 let scratch: DocsScratch;
 

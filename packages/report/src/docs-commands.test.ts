@@ -6,7 +6,7 @@ import {
   runPages,
   shBlocks,
   where,
-} from "./internal/docs-blocks.js";
+} from "./testing/docs-blocks.js";
 
 let scratch: DocsScratch;
 

@@ -2,10 +2,10 @@ import { formatCostUsd, formatEstimate, formatTokens } from "@distdebug/stats";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { forestPlotSvg } from "./forest-plot.js";
-import { writeResultsFixture } from "./internal/results-fixture.js";
 import { formatLeaderboard, leaderboardRow } from "./leaderboard.js";
 import { loadResults } from "./load-results.js";
 import { comparisonHtml, subgroupPanelsHtml } from "./summary-sections.js";
+import { writeResultsFixture } from "./testing/results-fixture.js";
 
 describe("leaderboard", () => {
   it("shows each summary's figures with CIs in text, Markdown and HTML, ranked by block coverage", async () => {

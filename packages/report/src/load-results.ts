@@ -1,15 +1,13 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { ATTEMPT_FILES, listAttemptFolders, readRunInfo, readSummary } from "@distdebug/results";
 import {
   type Attempt,
   type Diagnosis,
   type DiagnosisScores,
-  DistDebugError,
   parseAttempt,
   parseDiagnosis,
   parseDiagnosisScores,
-  parseRunInfo,
-  parseSummary,
   parseTrajectory,
   type RunInfo,
   type Summary,
@@ -77,10 +75,10 @@ async function loadAttempt(
       return undefined;
     }
   };
-  const record = await read("attempt.json", parseAttempt);
-  const diagnosis = await read("diagnosis.json", parseDiagnosis);
-  const scores = await read("diagnosis_scores.json", parseDiagnosisScores);
-  const trajectory = await read("trajectory.json", parseTrajectory);
+  const record = await read(ATTEMPT_FILES.attempt, parseAttempt);
+  const diagnosis = await read(ATTEMPT_FILES.diagnosis, parseDiagnosis);
+  const scores = await read(ATTEMPT_FILES.scores, parseDiagnosisScores);
+  const trajectory = await read(ATTEMPT_FILES.trajectory, parseTrajectory);
   if (record) loaded.record = record;
   if (diagnosis) loaded.diagnosis = diagnosis;
   if (scores) loaded.scores = scores;
@@ -103,37 +101,10 @@ async function loadAttempt(
  */
 export async function loadResults(dir: string): Promise<LoadedResults> {
   const root = resolve(dir);
-  const summaryFile = join(root, "summary.json");
-  const summaryText = await readOptional(summaryFile);
-  if (summaryText === undefined) {
-    throw new DistDebugError({
-      code: "FILE_NOT_FOUND",
-      message: `${join(dir, "summary.json")}: no such file; run \`distdebug score ${dir}\` first to write it`,
-      data: { path: summaryFile },
-    });
-  }
-  const summary = parseSummary(summaryText, { source: join(dir, "summary.json") });
-  const runText = await readOptional(join(root, "run.json"));
-  const run =
-    runText === undefined ? undefined : parseRunInfo(runText, { source: join(dir, "run.json") });
+  const summary = (await readSummary(dir, { required: true })).value;
+  const run = (await readRunInfo(dir))?.value;
   const attempts: LoadedAttempt[] = [];
-  const entries = await readdir(root, { withFileTypes: true });
-  const incidentIds = entries
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort();
-  for (const incidentId of incidentIds) {
-    const inner = await readdir(join(root, incidentId), { withFileTypes: true });
-    const numbers = inner
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => /^attempt-([1-9]\d*)$/.exec(entry.name)?.[1])
-      .filter((value): value is string => value !== undefined)
-      .map(Number)
-      .sort((a, b) => a - b);
-    for (const attempt of numbers)
-      attempts.push(
-        await loadAttempt(join(root, incidentId, `attempt-${attempt}`), incidentId, attempt),
-      );
-  }
+  for (const folder of await listAttemptFolders(root))
+    attempts.push(await loadAttempt(folder.dir, folder.incidentId, folder.attempt));
   return { dir: root, name: summary.name, summary, ...(run ? { run } : {}), attempts };
 }

@@ -7,9 +7,9 @@ import { formatEstimate } from "@distdebug/stats";
 import { testdir } from "@distdebug/test-utils";
 import { type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeResultsFixture } from "./internal/results-fixture.js";
 import { leaderboardRow } from "./leaderboard.js";
 import { loadResults } from "./load-results.js";
+import { writeResultsFixture } from "./testing/results-fixture.js";
 import { writeReport } from "./write-report.js";
 
 /** Screenshots land here (gitignored), for people to look at. */

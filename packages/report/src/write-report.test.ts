@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { serialize } from "@distdebug/schema";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
-import { writeResultsFixture } from "./internal/results-fixture.js";
 import { loadResults } from "./load-results.js";
 import { inMemorySources } from "./sources.js";
+import { writeResultsFixture } from "./testing/results-fixture.js";
 import { type ReportEvent, renderReport, writeReport } from "./write-report.js";
 
 describe("renderReport", () => {

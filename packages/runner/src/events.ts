@@ -1,9 +1,13 @@
-import type { Attempt, AttemptStatus, Usage } from "@distdebug/schema";
+import type { AgentEvent } from "@distdebug/agents";
+import type { Attempt, AttemptStatus } from "@distdebug/schema";
 
 /** A phase of one attempt, timed in `attempt.json`'s `timings`. */
 export type AttemptPhase = "workspace" | "leakage" | "sandbox" | "agent" | "scoring";
 
-/** Events of {@link runBenchmark} and {@link runAttempt}, named `<noun>-<verb>`. */
+/**
+ * Events of {@link runBenchmark} and {@link runAttempt}, named `<noun>-<verb>`, with the
+ * agents' own events (`command-end`, `model-call-end`).
+ */
 export type RunEvent =
   | {
       type: "run-start";
@@ -17,15 +21,7 @@ export type RunEvent =
   | { type: "attempt-skip"; incidentId: string; attempt: number; status: AttemptStatus }
   | { type: "attempt-start"; incidentId: string; attempt: number }
   | { type: "attempt-phase"; incidentId: string; attempt: number; phase: AttemptPhase }
-  | {
-      type: "command-end";
-      incidentId: string;
-      attempt: number;
-      command: string;
-      exitCode: number | null;
-      durationMs: number;
-    }
-  | { type: "model-call-end"; incidentId: string; attempt: number; usage: Usage }
+  | AgentEvent
   | { type: "attempt-end"; incidentId: string; attempt: number; record: Attempt }
   | {
       type: "run-end";

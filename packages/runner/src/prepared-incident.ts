@@ -1,11 +1,14 @@
 import { join } from "node:path";
+import {
+  buildIncidentRepository,
+  type DatasetIncident,
+  type IncidentTask,
+  incidentTask,
+  loadGold,
+} from "@distdebug/dataset";
 import { createEvaluator, directoryReader, scoreMissingDiagnosis } from "@distdebug/evaluator";
 import type { Diagnosis, DiagnosisScores, Gold } from "@distdebug/schema";
 import { checkLeakage, openRepository, prepareWorkspace } from "@distdebug/workspace";
-import { buildIncidentRepository } from "./dataset/build-repository.js";
-import { loadGold } from "./dataset/gold.js";
-import { type IncidentTask, incidentTask } from "./dataset/task.js";
-import type { DatasetIncident } from "./dataset/types.js";
 
 /**
  * One incident made ready for its attempts, once: its repository built into the cache, its

@@ -1,6 +1,8 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
+import type { Agent, AgentOutcome } from "@distdebug/agents";
+import { type DatasetIncident, writeAgentTaskFolder } from "@distdebug/dataset";
+import { ATTEMPT_FILES, stageAttemptFolder } from "@distdebug/results";
 import { createSandbox } from "@distdebug/sandbox";
 import {
   type Attempt,
@@ -14,17 +16,13 @@ import {
   type SandboxPolicy,
   SandboxPolicy as SandboxPolicySchema,
   serialize,
+  sha256Hex,
   type Trajectory,
   type Usage,
-  writeFileAtomic,
 } from "@distdebug/schema";
-import { writeAgentTaskFolder } from "./agent-task-folder.js";
-import type { Agent, AgentOutcome } from "./agents/agent.js";
-import type { DatasetIncident } from "./dataset/types.js";
 import type { AttemptPhase, RunEventListener } from "./events.js";
-import { sha256Hex } from "./hash.js";
 import type { PreparedIncident } from "./prepared-incident.js";
-import { ATTEMPT_FILES, attemptAsideDir, attemptDir, workDirPrefix } from "./results-layout.js";
+import { workDirPrefix } from "./work-dirs.js";
 
 /** Options of {@link runAttempt}. */
 export interface RunAttemptOptions {
@@ -89,10 +87,7 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
       ? { network: options.agent.network(options.config) }
       : {}),
   });
-  const finalDir = attemptDir(options.outDir, incidentId, attempt);
-  const tag = randomBytes(4).toString("hex");
-  const staging = attemptAsideDir(options.outDir, incidentId, attempt, "partial", tag);
-  await mkdir(staging, { recursive: true });
+  const folder = await stageAttemptFolder({ outDir: options.outDir, incidentId, attempt });
   const work = await mkdtemp(join(options.tempDir, workDirPrefix(incidentId, attempt)));
   emit({ type: "attempt-start", incidentId, attempt });
 
@@ -112,7 +107,7 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
   let backend = policy.backend;
   const outputs: Record<string, string> = {};
   const writeOutput = async (name: string, data: string | Uint8Array) => {
-    await writeFileAtomic(join(staging, name), data);
+    await folder.write(name, data);
     outputs[name] = sha256Hex(data);
   };
 
@@ -278,15 +273,9 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
     ...(metrics ? { metrics } : {}),
     sandbox: { backend, policy },
   };
-  await writeFileAtomic(join(staging, ATTEMPT_FILES.attempt), serialize(record));
-  // The old folder (an interrupted or redone attempt) is moved aside, not deleted first, so
-  // the window without an attempt folder is two renames long; a kill there redoes the attempt.
-  const replaced = attemptAsideDir(options.outDir, incidentId, attempt, "replaced", tag);
-  await rename(finalDir, replaced).catch((failed: NodeJS.ErrnoException) => {
-    if (failed.code !== "ENOENT") throw failed;
-  });
-  await rename(staging, finalDir);
-  await rm(replaced, { recursive: true, force: true });
+  await folder.write(ATTEMPT_FILES.attempt, serialize(record));
+  // A kill between the two renames of commit leaves no attempt folder: the attempt is redone.
+  await folder.commit();
   await rm(work, { recursive: true, force: true }).catch(() => {});
   emit({ type: "attempt-end", incidentId, attempt, record });
   return record;

@@ -1,10 +1,9 @@
 import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { buildIncidentRepository, loadDataset } from "@distdebug/dataset";
 import { parseRunConfig } from "@distdebug/schema";
 import { type GitHttpServer, gitHttpServer, testdir } from "@distdebug/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildIncidentRepository } from "./dataset/build-repository.js";
-import { loadDataset } from "./dataset/load-dataset.js";
 import { runBenchmark } from "./run-benchmark.js";
 import { scoreResults } from "./score-results.js";
 

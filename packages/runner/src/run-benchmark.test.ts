@@ -1,6 +1,8 @@
 import { appendFile, cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import type { Agent } from "@distdebug/agents";
+import { type Dataset, loadDataset } from "@distdebug/dataset";
 import {
   loadConfig,
   parseAttempt,
@@ -10,9 +12,6 @@ import {
 } from "@distdebug/schema";
 import { testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Agent } from "./agents/agent.js";
-import { loadDataset } from "./dataset/load-dataset.js";
-import type { Dataset } from "./dataset/types.js";
 import type { RunEvent } from "./events.js";
 import { runBenchmark } from "./run-benchmark.js";
 import { scoreResults } from "./score-results.js";

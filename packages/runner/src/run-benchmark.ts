@@ -1,33 +1,28 @@
-import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { type Agent, agentFor } from "@distdebug/agents";
+import { type Dataset, type DatasetIncident, defaultCacheDir } from "@distdebug/dataset";
+import {
+  attemptDir,
+  readFinishedAttempt,
+  readRunInfo,
+  removeAttemptLeftovers,
+  runInfoPath,
+  runLockPath,
+  writeRunInfo,
+} from "@distdebug/results";
 import {
   type Attempt,
   acquireFileLock,
   DistDebugError,
-  parseAttempt,
-  parseRunInfo,
-  processAlive,
   type RunConfig,
   resolveConfigEnv,
-  serialize,
-  writeFileAtomic,
 } from "@distdebug/schema";
-import type { Agent } from "./agents/agent.js";
-import { agentFor } from "./agents/registry.js";
-import { defaultCacheDir } from "./dataset/build-repository.js";
-import type { Dataset, DatasetIncident } from "./dataset/types.js";
 import type { RunEventListener } from "./events.js";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
-import {
-  ATTEMPT_FILES,
-  attemptDir,
-  isAttemptAsideName,
-  runInfoPath,
-  runLockPath,
-  workDirOwner,
-} from "./results-layout.js";
 import { runAttempt } from "./run-attempt.js";
 import { attemptInputHash, buildRunInfo, configHash } from "./run-info.js";
+import { removeDeadWorkDirs } from "./work-dirs.js";
 
 /** Options of {@link runBenchmark}. */
 export interface RunBenchmarkOptions {
@@ -67,82 +62,23 @@ export interface RunBenchmarkResult {
   interrupted: boolean;
 }
 
-/** Statuses that count as a finished attempt; others are redone on resume. */
-const FINISHED = new Set(["succeeded", "agent-error", "limit-exceeded"]);
-
-/** Reads a finished attempt whose input hash matches, or undefined (missing, invalid, stale). */
-export async function readFinishedAttempt(
-  dir: string,
-  inputHash: string,
-): Promise<Attempt | undefined> {
-  let text: string;
-  try {
-    text = await readFile(join(dir, ATTEMPT_FILES.attempt), "utf8");
-  } catch {
-    return undefined;
-  }
-  try {
-    const record = parseAttempt(text);
-    return record.inputHash === inputHash && FINISHED.has(record.status) ? record : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Removes what a killed run left behind: staging and moved-aside attempt folders in the
- * results (safe: the caller holds the results folder's lock) and working folders of dead
- * processes in the cache's `tmp/` (those of live runs stay).
- */
-async function removeLeftovers(
-  outDir: string,
-  incidentIds: readonly string[],
-  tempDir: string,
-): Promise<void> {
-  for (const id of incidentIds) {
-    let names: string[];
-    try {
-      names = await readdir(join(outDir, id));
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      if (isAttemptAsideName(name)) {
-        await rm(join(outDir, id, name), { recursive: true, force: true });
-      }
-    }
-  }
-  for (const name of await readdir(tempDir).catch(() => [] as string[])) {
-    const owner = workDirOwner(name);
-    if (owner !== undefined && !processAlive(owner))
-      await rm(join(tempDir, name), { recursive: true, force: true });
-  }
-}
-
 /** Writes run.json, refusing a results folder that belongs to another configuration. */
 async function claimResultsDir(
   options: RunBenchmarkOptions,
   emit: RunEventListener,
 ): Promise<void> {
-  const path = runInfoPath(options.outDir);
   const info = buildRunInfo({ config: options.config, dataset: options.dataset });
-  let existing: string | undefined;
-  try {
-    existing = await readFile(path, "utf8");
-  } catch {
-    existing = undefined;
-  }
-  if (existing !== undefined) {
-    let previous: ReturnType<typeof parseRunInfo>;
-    try {
-      previous = parseRunInfo(existing, { source: path });
-    } catch (error) {
+  const previous = await readRunInfo(options.outDir).then(
+    (file) => file?.value,
+    (error: unknown) => {
       throw new DistDebugError({
         code: "RESULTS_CONFLICT",
-        message: `${path} is not a valid run.json (${DistDebugError.isInstance(error) ? error.message.split("\n")[0] : String(error)}); choose another --out or remove the folder`,
+        message: `${runInfoPath(options.outDir)} is not a valid run.json (${DistDebugError.isInstance(error) ? error.message.split("\n")[0] : String(error)}); choose another --out or remove the folder`,
         cause: error,
       });
-    }
+    },
+  );
+  if (previous !== undefined) {
     if (previous.name !== info.name) {
       throw new DistDebugError({
         code: "RESULTS_CONFLICT",
@@ -169,7 +105,7 @@ async function claimResultsDir(
       info.createdAt = previous.createdAt;
     }
   }
-  await writeFileAtomic(path, serialize(info));
+  await writeRunInfo(options.outDir, info);
 }
 
 /**
@@ -215,11 +151,12 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
   });
   try {
     await claimResultsDir({ ...options, config }, emit);
-    await removeLeftovers(
+    // What a killed run left behind (safe: this run holds the results folder's lock).
+    await removeAttemptLeftovers(
       options.outDir,
       incidents.map((incident) => incident.id),
-      tempDir,
     );
+    await removeDeadWorkDirs(tempDir);
     const hashOfConfig = configHash(config);
     const records = new Map<string, Attempt>();
     const jobs: { incident: DatasetIncident; attempt: number; inputHash: string }[] = [];

@@ -1,7 +1,6 @@
 import { cpus, totalmem } from "node:os";
-import type { RunConfig, RunInfo } from "@distdebug/schema";
-import type { Dataset } from "./dataset/types.js";
-import { canonicalJson, sha256Hex } from "./hash.js";
+import type { Dataset } from "@distdebug/dataset";
+import { canonicalJson, type RunConfig, type RunInfo, sha256Hex } from "@distdebug/schema";
 import { HARNESS_VERSION } from "./version.js";
 
 /**

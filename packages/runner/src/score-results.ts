@@ -1,12 +1,12 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { type Dataset, defaultCacheDir, loadDataset, loadGold } from "@distdebug/dataset";
+import { ATTEMPT_FILES, attemptDir, readRunInfo, writeSummary } from "@distdebug/results";
 import {
   type Attempt,
   type DiagnosisScores,
-  DistDebugError,
   parseAttempt,
   parseDiagnosis,
-  parseRunInfo,
   type RunInfo,
   readFileChecked,
   type Summary,
@@ -14,12 +14,7 @@ import {
   writeFileAtomic,
 } from "@distdebug/schema";
 import { type AttemptRecord, type IncidentRecord, summarize } from "@distdebug/stats";
-import { defaultCacheDir } from "./dataset/build-repository.js";
-import { loadGold } from "./dataset/gold.js";
-import { loadDataset } from "./dataset/load-dataset.js";
-import type { Dataset } from "./dataset/types.js";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
-import { ATTEMPT_FILES, attemptDir, runInfoPath, summaryPath } from "./results-layout.js";
 import { attemptInputHash } from "./run-info.js";
 
 /** Options of {@link scoreResults}. */
@@ -76,14 +71,7 @@ async function readText(path: string): Promise<string | undefined> {
  */
 export async function scoreResults(options: ScoreResultsOptions): Promise<ScoreResultsResult> {
   const outDir = resolve(options.outDir);
-  const runText = await readText(runInfoPath(outDir));
-  if (runText === undefined) {
-    throw new DistDebugError({
-      code: "FILE_NOT_FOUND",
-      message: `${runInfoPath(options.outDir)}: no such file; is ${options.outDir} a results folder made by distdebug run?`,
-    });
-  }
-  const run: RunInfo = parseRunInfo(runText, { source: runInfoPath(options.outDir) });
+  const run: RunInfo = (await readRunInfo(options.outDir, { required: true })).value;
   const dataset = options.dataset ?? (await loadDataset(run.dataset.path ?? ""));
   const attemptsPerIncident = options.attempts ?? run.config.run.attempts;
   const cacheDir = options.cacheDir ?? defaultCacheDir();
@@ -191,6 +179,6 @@ export async function scoreResults(options: ScoreResultsOptions): Promise<ScoreR
     ...(options.seed === undefined ? {} : { seed: options.seed }),
     ...(options.resamples === undefined ? {} : { resamples: options.resamples }),
   });
-  if (write) await writeFileAtomic(summaryPath(outDir), serialize(summary));
+  if (write) await writeSummary(outDir, summary);
   return { summary, changed, stale, unscored };
 }

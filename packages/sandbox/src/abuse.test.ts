@@ -12,7 +12,7 @@ import {
   processesInPidNamespace,
   processesOfUid,
   waitFor,
-} from "./internal/test-support.js";
+} from "./testing/test-support.js";
 
 // A uid of its own, so the host-side listings of this file do not see other test files.
 const user = { uid: 61_002, gid: 61_002 };

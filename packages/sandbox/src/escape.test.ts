@@ -6,7 +6,7 @@ import { testdir } from "@distdebug/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSandbox } from "./create-sandbox.js";
 import type { SandboxEvent } from "./events.js";
-import { isRoot, processesOfUid } from "./internal/test-support.js";
+import { isRoot, processesOfUid } from "./testing/test-support.js";
 
 // A uid of its own, so the host-side listings of this file do not see other test files.
 const user = { uid: 61_001, gid: 61_001 };

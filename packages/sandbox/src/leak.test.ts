@@ -1,7 +1,7 @@
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { createSandbox } from "./create-sandbox.js";
-import { childProcesses, openFdCount, processesOfUid, waitFor } from "./internal/test-support.js";
+import { childProcesses, openFdCount, processesOfUid, waitFor } from "./testing/test-support.js";
 
 // A uid of its own, so the host-side listings of this file do not see other test files.
 const user = { uid: 61_003, gid: 61_003 };

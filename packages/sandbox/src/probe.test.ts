@@ -1,8 +1,8 @@
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { createSandbox } from "./create-sandbox.js";
-import { isRoot } from "./internal/test-support.js";
 import { probeSandbox } from "./probe.js";
+import { isRoot } from "./testing/test-support.js";
 
 describe("probeSandbox", () => {
   it("finds bubblewrap working on this host (CI runs as root: the privileged path)", async () => {

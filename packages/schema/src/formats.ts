@@ -6,9 +6,11 @@ import { Diagnosis } from "./diagnosis.js";
 import { DiagnosisScores } from "./diagnosis-scores.js";
 import { Gold } from "./gold.js";
 import { Incident } from "./incident.js";
+import { RepoHistory } from "./repo-history.js";
 import { RunInfo } from "./run.js";
 import { SubmissionManifest } from "./submission.js";
 import { Summary } from "./summary.js";
+import { TaskManifest } from "./task.js";
 import { Trajectory } from "./trajectory.js";
 
 /** Every DistDebug file kind with its schema, current major version and usual file name. */
@@ -34,6 +36,13 @@ export const formats = {
     title: "submission manifest",
   },
   dataset: { schema: DatasetIndex, major: 1, fileName: "dataset.json", title: "dataset index" },
+  task: { schema: TaskManifest, major: 1, fileName: "task.json", title: "agent task" },
+  repo_history: {
+    schema: RepoHistory,
+    major: 1,
+    fileName: "history.json",
+    title: "incident repository history",
+  },
 } as const satisfies Record<
   string,
   { schema: z.ZodType; major: number; fileName: string; title: string }

@@ -26,6 +26,7 @@ export { DistDebugError, type DistDebugErrorCode, type DistDebugErrorOptions } f
 export { DEFAULT_MAX_FILE_BYTES, readFileChecked, writeFileAtomic } from "./files.js";
 export { type FormatKind, formatOf, formats, isFormatKind } from "./formats.js";
 export { Gold, GoldBlock } from "./gold.js";
+export { canonicalJson, sha256Hex } from "./hash.js";
 export { Artifact, Incident, IncidentCategory, Provenance, RepositoryRef } from "./incident.js";
 export type { FileIssue } from "./internal/issues.js";
 export { jsonSchemaFiles, jsonSchemaOf } from "./json-schema.js";
@@ -56,13 +57,16 @@ export {
   parseDiagnosisScores,
   parseGold,
   parseIncident,
+  parseRepoHistory,
   parseRunConfig,
   parseRunInfo,
   parsersByKind,
   parseSubmissionManifest,
   parseSummary,
+  parseTaskManifest,
   parseTrajectory,
 } from "./parsers.js";
+export { HistoryCommit, RepoHistory } from "./repo-history.js";
 export { RunInfo } from "./run.js";
 export {
   ReadOnlyBind,
@@ -81,6 +85,7 @@ export {
   SubgroupFacet,
   Summary,
 } from "./summary.js";
+export { TaskManifest } from "./task.js";
 export {
   CommandStep,
   MessageStep,

@@ -32,6 +32,10 @@ export const parseSummary = createParser("summary");
 export const parseSubmissionManifest = createParser("submission");
 /** Parses and validates `dataset.json`. */
 export const parseDatasetIndex = createParser("dataset");
+/** Parses and validates an agent's `task.json`. */
+export const parseTaskManifest = createParser("task");
+/** Parses and validates an incident repository's `repo/history.json`. */
+export const parseRepoHistory = createParser("repo_history");
 /** Validates a run config value (already read from YAML; see `loadConfig` for files). */
 export const parseRunConfig = createParser("config");
 
@@ -69,4 +73,6 @@ export const parsersByKind = {
   config: parseRunConfig,
   submission: parseSubmissionManifest,
   dataset: parseDatasetIndex,
+  task: parseTaskManifest,
+  repo_history: parseRepoHistory,
 } as const satisfies Record<FormatKind, (input: unknown, options?: ParseOptions) => unknown>;

@@ -1,3 +1,13 @@
+export { type BaselineResults, baselineResults } from "./baseline-results.js";
+export {
+  anthropicBody,
+  type FakeModelServer,
+  type FakeReply,
+  type FakeRequest,
+  type FakeResponder,
+  openAiBody,
+  startFakeModelServer,
+} from "./fake-model-server.js";
 export { type GitHttpServer, gitHttpServer } from "./git-http-server.js";
 export {
   type FixtureCommit,
@@ -5,6 +15,7 @@ export {
   type GitdirOptions,
   gitdir,
 } from "./gitdir.js";
+export { catalogDatasetDir, exampleDatasetDir, repoPath, repoRoot } from "./repo-paths.js";
 export {
   type FixtureEntry,
   type FixtureFiles,

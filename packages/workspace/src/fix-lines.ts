@@ -1,4 +1,4 @@
-import { entryKind, parseTree } from "./internal/git-objects.js";
+import { entryKind, parseTree } from "./git-objects.js";
 import type { ObjectReader } from "./internal/object-reader.js";
 
 /** Shortest trimmed line of a fix that counts as distinctive. */

@@ -1,6 +1,15 @@
 export type { GitEngine } from "./engine.js";
 export type { WorkspaceEvent } from "./events.js";
 export {
+  blobObject,
+  type CommitFields,
+  commitObject,
+  type GitObject,
+  type GitSignature,
+  tagObject,
+  treeObjects,
+} from "./git-objects.js";
+export {
   type CheckLeakageOptions,
   checkLeakage,
   type LeakageFinding,
@@ -24,3 +33,4 @@ export {
   type Replacement,
 } from "./prepare-workspace.js";
 export { type ReadFileAtCommitOptions, readFileAtCommit } from "./read-file-at-commit.js";
+export { type WriteBareRepositoryOptions, writeBareRepository } from "./write-repository.js";

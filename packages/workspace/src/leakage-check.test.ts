@@ -2,9 +2,9 @@ import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
-import { git, type SourceFixture, sourceFixture } from "./internal/fixture-repo.js";
 import { checkLeakage, type LeakageReport } from "./leakage-check.js";
 import { prepareWorkspace } from "./prepare-workspace.js";
+import { git, type SourceFixture, sourceFixture } from "./testing/fixture-repo.js";
 
 let source: SourceFixture;
 let cacheDir: string;

@@ -3,7 +3,7 @@ import { join, relative, resolve } from "node:path";
 import { DistDebugError } from "@distdebug/schema";
 import { type GitEngine, openReader } from "./engine.js";
 import { commitParents, distinctiveLines, treeBlobs } from "./fix-lines.js";
-import { commitTree, entryKind, parseTree } from "./internal/git-objects.js";
+import { commitTree, entryKind, parseTree } from "./git-objects.js";
 import { NEUTRAL_IDENTITY, NEUTRAL_MESSAGE, NEUTRAL_TIME } from "./internal/materialize.js";
 import type { ObjectReader } from "./internal/object-reader.js";
 import { listObjectIds } from "./internal/pack-reader.js";

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { type GitHttpServer, gitHttpServer, testdir } from "@distdebug/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WorkspaceEvent } from "./events.js";
-import { git, type SourceFixture, sourceFixture } from "./internal/fixture-repo.js";
 import { prepareWorkspace } from "./prepare-workspace.js";
+import { git, type SourceFixture, sourceFixture } from "./testing/fixture-repo.js";
 
 // A loopback smart-HTTP git server in front of the real `git http-backend`.
 let source: SourceFixture;

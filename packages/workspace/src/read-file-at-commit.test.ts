@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { git, type SourceFixture, sourceFixture } from "./internal/fixture-repo.js";
 import { readFileAtCommit } from "./read-file-at-commit.js";
+import { git, type SourceFixture, sourceFixture } from "./testing/fixture-repo.js";
 
 let source: SourceFixture;
 beforeAll(async () => {

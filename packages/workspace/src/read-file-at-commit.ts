@@ -1,6 +1,6 @@
 import { DistDebugError } from "@distdebug/schema";
 import { type GitEngine, openReader } from "./engine.js";
-import { commitTree, entryKind, parseTree } from "./internal/git-objects.js";
+import { commitTree, entryKind, parseTree } from "./git-objects.js";
 import { defaultCacheDir, isUrl, localGitDir, openSource } from "./internal/source-repo.js";
 
 /** Options of {@link readFileAtCommit}. */

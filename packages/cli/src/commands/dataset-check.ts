@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { checkDataset, type DatasetCounts, formatProblem } from "@distdebug/runner";
+import { checkDataset, type DatasetCounts, formatProblem } from "@distdebug/dataset";
 import { defineCommand, UsageError } from "../command.js";
 
 function countLine(record: Record<string, number>): string {

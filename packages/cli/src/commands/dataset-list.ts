@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { loadDataset, selectIncidents } from "@distdebug/runner";
+import { loadDataset, selectIncidents } from "@distdebug/dataset";
 import { Language } from "@distdebug/schema";
 import { defineCommand, stringList, UsageError } from "../command.js";
 

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { incidentTask, loadDataset, loadGold } from "@distdebug/runner";
+import { incidentTask, loadDataset, loadGold } from "@distdebug/dataset";
 import { DistDebugError } from "@distdebug/schema";
 import { defineCommand, UsageError } from "../command.js";
 

@@ -1,9 +1,8 @@
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { readTarGz, writeTarGz } from "@distdebug/runner";
-import { baselineResults } from "@distdebug/runner/testing";
 import { parseTrajectory, serialize } from "@distdebug/schema";
-import { testdir } from "@distdebug/test-utils";
+import { readTarGz, writeTarGz } from "@distdebug/submission";
+import { baselineResults, testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
 import { captureIO } from "../testing/capture-io.js";

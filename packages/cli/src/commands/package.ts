@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
-import { loadDataset, packageResults } from "@distdebug/runner";
+import { loadDataset } from "@distdebug/dataset";
 import { serialize } from "@distdebug/schema";
+import { packageResults } from "@distdebug/submission";
 import { defineCommand, optionalString, parsePositiveInt, UsageError } from "../command.js";
 
 export default defineCommand({

@@ -1,9 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { baselineResults } from "@distdebug/runner/testing";
 import { parseSummary } from "@distdebug/schema";
 import { formatEstimate } from "@distdebug/stats";
-import { testdir } from "@distdebug/test-utils";
+import { baselineResults, testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
 import { captureIO } from "../testing/capture-io.js";

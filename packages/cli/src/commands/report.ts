@@ -1,5 +1,6 @@
 import { mkdtemp, readFile, realpath, rm, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
+import { type DatasetIncident, defaultCacheDir, loadDataset, loadGold } from "@distdebug/dataset";
 import {
   formatLeaderboard,
   type LoadedResults,
@@ -7,14 +8,7 @@ import {
   type ReportSources,
   writeReport,
 } from "@distdebug/report";
-import {
-  type DatasetIncident,
-  defaultCacheDir,
-  loadDataset,
-  loadGold,
-  type PreparedIncident,
-  prepareIncident,
-} from "@distdebug/runner";
+import { type PreparedIncident, prepareIncident } from "@distdebug/runner";
 import { serialize } from "@distdebug/schema";
 import { errorMessage } from "../cli.js";
 import { defineCommand, optionalString, UsageError } from "../command.js";

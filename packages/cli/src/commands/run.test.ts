@@ -136,7 +136,11 @@ async function checkResults(outDir: string, attempts: number): Promise<string[]>
 }
 
 describe("distdebug run and score (real processes)", () => {
-  it("runs the baseline on the whole example dataset through the CLI, then score prints the leaderboard row and writes summary.json", async () => {
+  // 33 sandboxed attempts and a rescoring in child processes: about 20 s on an idle 2-core
+  // machine, several times that when other jobs share it.
+  it("runs the baseline on the whole example dataset through the CLI, then score prints the leaderboard row and writes summary.json", {
+    timeout: 300_000,
+  }, async () => {
     const work = await testdir();
     const cache = join(work, "cache");
     const run = cli(

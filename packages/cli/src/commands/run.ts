@@ -1,13 +1,13 @@
 import { resolve } from "node:path";
 import {
+  bundledDatasets,
   type Dataset,
   globToRegExp,
   loadDataset,
-  runBenchmark,
   selectIncidents,
-} from "@distdebug/runner";
+} from "@distdebug/dataset";
+import { runBenchmark } from "@distdebug/runner";
 import { DistDebugError, loadConfig, parseRunConfig, type RunConfig } from "@distdebug/schema";
-import { bundledDatasets } from "../bundled-datasets.js";
 import {
   defineCommand,
   optionalString,

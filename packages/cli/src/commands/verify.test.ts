@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { writeTarGz } from "@distdebug/runner";
+import { writeTarGz } from "@distdebug/submission";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
-import { loadDataset, verifySubmission } from "@distdebug/runner";
+import { loadDataset } from "@distdebug/dataset";
 import { serialize } from "@distdebug/schema";
+import { verifySubmission } from "@distdebug/submission";
 import { defineCommand, optionalString, UsageError } from "../command.js";
 
 export default defineCommand({

@@ -36,6 +36,8 @@ function expectedOf(issue: z.core.$ZodIssue): string {
         ? JSON.stringify(issue.values[0])
         : `one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
     case "invalid_format":
+      if (issue.format === "datetime")
+        return "an ISO 8601 date and time with an offset, such as 2026-12-02T18:19:00Z";
       return issue.pattern ? `a string matching ${issue.pattern}` : `a ${issue.format} string`;
     case "unrecognized_keys":
       return `no key ${issue.keys.map((key) => JSON.stringify(key)).join(", ")}`;

@@ -1,6 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import type { ObjectType } from "../git-objects.js";
 import { gitEnv, runGit } from "./git-binary.js";
-import type { ObjectType } from "./git-objects.js";
 import type { ObjectReader, RawObject } from "./object-reader.js";
 
 interface Pending {

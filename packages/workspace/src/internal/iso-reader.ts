@@ -1,6 +1,6 @@
 import * as fs from "node:fs";
 import git from "isomorphic-git";
-import { type ObjectType, tagTarget } from "./git-objects.js";
+import { type ObjectType, tagTarget } from "../git-objects.js";
 import type { ObjectReader, RawObject } from "./object-reader.js";
 import { PackReader } from "./pack-reader.js";
 

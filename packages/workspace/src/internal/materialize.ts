@@ -2,26 +2,34 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { lutimes, mkdir, open, stat, symlink, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DistDebugError } from "@distdebug/schema";
-import type { NeedleMatcher } from "../needles.js";
-import { scrubNeedles } from "../needles.js";
-import { type EolRules, eolRules } from "./checkout-eol.js";
 import {
+  commitObject,
   commitTree,
   entryKind,
+  type GitSignature,
   hashObject,
   parseTree,
   serializeTree,
   type TreeEntry,
-} from "./git-objects.js";
+} from "../git-objects.js";
+import type { NeedleMatcher } from "../needles.js";
+import { scrubNeedles } from "../needles.js";
+import { type EolRules, eolRules } from "./checkout-eol.js";
 import { type IndexEntry, serializeIndex } from "./index-writer.js";
 import type { ObjectReader } from "./object-reader.js";
 import { PackReader } from "./pack-reader.js";
 import { PackWriter } from "./pack-writer.js";
 
-/** The identity, date and message of the one workspace commit. */
-export const NEUTRAL_IDENTITY = "DistDebug <workspace@distdebug.invalid>";
 /** 2000-01-01T00:00:00Z: the commit date and the mtime of every file. */
 export const NEUTRAL_TIME = 946684800;
+/** The author and committer of the one workspace commit. */
+const NEUTRAL_PERSON: GitSignature = {
+  name: "DistDebug",
+  email: "workspace@distdebug.invalid",
+  timestamp: NEUTRAL_TIME,
+};
+/** The identity, date and message of the one workspace commit. */
+export const NEUTRAL_IDENTITY = `${NEUTRAL_PERSON.name} <${NEUTRAL_PERSON.email}>`;
 export const NEUTRAL_MESSAGE = "Workspace at the revision under investigation\n";
 export const WORKSPACE_BRANCH = "main";
 
@@ -130,13 +138,13 @@ async function checkoutEol(reader: ObjectReader, files: readonly FileEntry[]): P
 export async function materialize(options: MaterializeOptions): Promise<MaterializeResult> {
   const { reader, dir, matcher, signal } = options;
   const dirBytes = Buffer.from(`${dir}/`);
-  const [commitObject] = await reader.readMany([options.commit]);
-  if (commitObject?.type !== "commit")
+  const [source] = await reader.readMany([options.commit]);
+  if (source?.type !== "commit")
     throw new DistDebugError({
       code: "WORKSPACE_ERROR",
       message: `${options.commit} is not a commit`,
     });
-  const sourceTree = commitTree(commitObject.content);
+  const sourceTree = commitTree(source.content);
 
   // Walk the trees breadth first, one batch of reads per level.
   const trees = new Map<string, TreeEntry[]>();
@@ -299,10 +307,13 @@ export async function materialize(options: MaterializeOptions): Promise<Material
     return id;
   };
   const tree = rewrite(sourceTree);
-  const commitContent = Buffer.from(
-    `tree ${tree}\nauthor ${NEUTRAL_IDENTITY} ${NEUTRAL_TIME} +0000\ncommitter ${NEUTRAL_IDENTITY} ${NEUTRAL_TIME} +0000\n\n${NEUTRAL_MESSAGE}`,
-  );
-  const commit = hashObject("commit", commitContent);
+  const { oid: commit, payload: commitContent } = commitObject({
+    tree,
+    parents: [],
+    author: NEUTRAL_PERSON,
+    committer: NEUTRAL_PERSON,
+    message: NEUTRAL_MESSAGE,
+  });
   compressions.push(pack.add(commit, "commit", commitContent));
 
   const gitDir = join(dir, ".git");

@@ -1,4 +1,4 @@
-import type { ObjectType } from "./git-objects.js";
+import type { ObjectType } from "../git-objects.js";
 
 /** A raw object read from a repository. */
 export interface RawObject {

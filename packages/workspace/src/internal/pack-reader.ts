@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { inflateSync } from "node:zlib";
-import type { ObjectType } from "./git-objects.js";
+import type { ObjectType } from "../git-objects.js";
 import type { RawObject } from "./object-reader.js";
 
 const typeNames: Record<number, ObjectType> = { 1: "commit", 2: "tree", 3: "blob", 4: "tag" };

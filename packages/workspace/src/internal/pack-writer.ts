@@ -3,7 +3,7 @@ import { open, rename } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { crc32, deflate } from "node:zlib";
-import type { ObjectType } from "./git-objects.js";
+import type { ObjectType } from "../git-objects.js";
 
 const deflateAsync = promisify(deflate);
 const typeNumbers: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3, tag: 4 };

@@ -1,0 +1,21 @@
+export { writeAgentTaskFolder } from "./agent-task-folder.js";
+export {
+  type BuildRepositoryOptions,
+  type BuiltRepository,
+  buildIncidentRepository,
+  defaultCacheDir,
+} from "./build-repository.js";
+export { type BundledDataset, bundledDatasets } from "./bundled-datasets.js";
+export { datasetDigest } from "./digest.js";
+export { loadGold } from "./gold.js";
+export { checkDataset, loadDataset } from "./load-dataset.js";
+export { type DatasetProblem, formatProblem, type InvalidDatasetData } from "./problems.js";
+export { globToRegExp, type IncidentSelection, selectIncidents } from "./select.js";
+export { type IncidentTask, incidentTask, type TaskArtifact, writeTaskFiles } from "./task.js";
+export type {
+  Dataset,
+  DatasetCheck,
+  DatasetCounts,
+  DatasetIncident,
+  IncidentRepositorySource,
+} from "./types.js";

@@ -1,0 +1,26 @@
+export {
+  removeAttemptLeftovers,
+  type StagedAttemptFolder,
+  stageAttemptFolder,
+} from "./attempt-folder.js";
+export {
+  ATTEMPT_FILES,
+  attemptDir,
+  attemptPath,
+  parseAttemptPath,
+  RESULTS_FILES,
+  runInfoPath,
+  runLockPath,
+  summaryPath,
+} from "./layout.js";
+export {
+  type AttemptFolder,
+  listAttemptFolders,
+  type ReadResultsFileOptions,
+  type ResultsFile,
+  readFinishedAttempt,
+  readRunInfo,
+  readSummary,
+  writeRunInfo,
+  writeSummary,
+} from "./results-files.js";

@@ -1,0 +1,181 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { type Dataset, loadDataset } from "@distdebug/dataset";
+import { parseAttempt, parseRunConfig, parseTrajectory } from "@distdebug/schema";
+import {
+  anthropicBody,
+  exampleDatasetDir,
+  type FakeModelServer,
+  openAiBody,
+  startFakeModelServer,
+  testdir,
+} from "@distdebug/test-utils";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runBenchmark } from "./run-benchmark.js";
+
+const exampleDir = exampleDatasetDir();
+const agentsDir = new URL("../fixtures/command-agents", import.meta.url).pathname;
+let dataset: Dataset;
+let cacheDir: string;
+let server: FakeModelServer | undefined;
+
+beforeAll(async () => {
+  dataset = await loadDataset(exampleDir);
+  cacheDir = await testdir();
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const KEY = "sk-real-secret-key-do-not-leak-42";
+const BLOCKS = JSON.stringify([
+  { path: "lease/lessor.go", startLine: 147, endLine: 148 },
+  { path: "mvcc/store.go", startLine: 48, endLine: 50 },
+]);
+
+const cases = [
+  {
+    language: "Node",
+    provider: "openai" as const,
+    command: ["/opt/distdebug/node", "/opt/agent/agent.mjs"],
+  },
+  {
+    language: "Python 3",
+    provider: "anthropic" as const,
+    command: ["python3", "/opt/agent/agent.py"],
+  },
+];
+
+describe.each(cases)("a command agent in $language", ({ provider, command }) => {
+  it("calls the model through the gateway, never sees the key, and is scored with the gateway's token count", async () => {
+    const usages = [
+      { input: 5000, output: 60, cached: 1000 },
+      { input: 900, output: 40, cached: 0 },
+    ];
+    let index = 0;
+    server = await startFakeModelServer(() => {
+      const usage = usages[index] ?? { input: 1, output: 1, cached: 0 };
+      const text = index === 0 ? "looking at the lessor" : BLOCKS;
+      index += 1;
+      return {
+        body:
+          provider === "openai"
+            ? openAiBody(text, usage)
+            : anthropicBody(text, {
+                input: usage.input - usage.cached,
+                output: usage.output,
+                cacheRead: usage.cached,
+              }),
+      };
+    });
+    const config = parseRunConfig({
+      name: `command-${provider}`,
+      agent: { type: "command", command, wallTimeLimitSec: 60 },
+      model: {
+        provider,
+        name: "fake-model",
+        baseUrl: provider === "openai" ? `${server.url}/v1` : server.url,
+        apiKeyEnv: "TEST_MODEL_KEY",
+        prices: { inputPerMillion: 3, outputPerMillion: 15, cachedInputPerMillion: 0.3 },
+      },
+      environment: { sandbox: { readOnlyBinds: [{ source: agentsDir, target: "/opt/agent" }] } },
+      run: { attempts: 1 },
+    });
+    const outDir = join(await testdir(), "results");
+    const result = await runBenchmark({
+      config,
+      dataset,
+      incidents: dataset.incidents.filter((incident) => incident.id === "leasekv-77"),
+      outDir,
+      cacheDir,
+      env: { TEST_MODEL_KEY: KEY },
+    });
+    const record = result.attempts[0];
+    expect(record?.error).toBeUndefined();
+    expect(record?.status).toBe("succeeded");
+    expect(record?.sandbox.policy.network).toBe("gateway");
+    expect(record?.metrics?.blockCoverage).toBe(1);
+
+    // The gateway added the key upstream; inside, the agent saw a placeholder only.
+    expect(server.requests).toHaveLength(2);
+    const upstreamAuth = server.requests[0]?.headers;
+    expect(upstreamAuth?.authorization ?? upstreamAuth?.["x-api-key"]).toMatch(new RegExp(KEY));
+    const probe = JSON.stringify(server.requests[0]?.body);
+    expect(probe).toContain("DISTDEBUG_INCIDENT_ID");
+    expect(probe).toContain("FILE /task/report.md");
+    expect(probe).toContain("FILE /workspace/lease/lessor.go");
+    expect(probe).toMatch(/PROC \d+ /);
+    expect(probe).not.toContain(KEY);
+    expect(probe).not.toContain("TEST_MODEL_KEY");
+
+    // The gateway's count is what the trajectory and attempt.json report.
+    const dir = join(outDir, "leasekv-77", "attempt-1");
+    const trajectory = parseTrajectory(await readFile(join(dir, "trajectory.json")));
+    const attempt = parseAttempt(await readFile(join(dir, "attempt.json"), "utf8"));
+    const expected = {
+      inputTokens: 5900,
+      outputTokens: 100,
+      cachedTokens: 1000,
+      calls: 2,
+      costUsd: ((5900 - 1000) * 3 + 1000 * 0.3 + 100 * 15) / 1e6,
+    };
+    expect(trajectory.usage.inputTokens).toBe(expected.inputTokens);
+    expect(trajectory.usage.outputTokens).toBe(expected.outputTokens);
+    expect(trajectory.usage.cachedTokens).toBe(expected.cachedTokens);
+    expect(trajectory.usage.calls).toBe(2);
+    expect(trajectory.usage.costUsd).toBeCloseTo(expected.costUsd, 12);
+    expect(attempt.usage).toEqual(trajectory.usage);
+    const calls = trajectory.steps.filter((step) => step.type === "model-call");
+    expect(calls.map((step) => step.type === "model-call" && step.inputTokens)).toEqual([
+      5000, 900,
+    ]);
+    // The agent's own trajectory is kept (messages) and its own accounting set aside.
+    expect(
+      trajectory.steps.some(
+        (step) => step.type === "message" && step.content === "looking at the lessor",
+      ),
+    ).toBe(true);
+    expect(trajectory.extra?.meteredBy).toBe("distdebug-gateway");
+    expect(trajectory.extra?.agentReportedUsage).toBeDefined();
+    expect(await readFile(join(dir, "trajectory.json"), "utf8")).not.toContain(KEY);
+    expect(await readFile(join(dir, "attempt.json"), "utf8")).not.toContain(KEY);
+  });
+});
+
+describe("the command agent's limits", () => {
+  it("ends limit-exceeded when the gateway refuses a call over the token budget", async () => {
+    server = await startFakeModelServer([
+      { body: openAiBody("looking", { input: 5000, output: 10, cached: 0 }) },
+    ]);
+    const config = parseRunConfig({
+      name: "command-budget",
+      agent: {
+        type: "command",
+        command: ["/opt/distdebug/node", "/opt/agent/agent.mjs"],
+        tokenLimit: 1000,
+        wallTimeLimitSec: 60,
+      },
+      model: {
+        provider: "openai",
+        name: "fake-model",
+        baseUrl: `${server.url}/v1`,
+        apiKeyEnv: "TEST_MODEL_KEY",
+      },
+      environment: { sandbox: { readOnlyBinds: [{ source: agentsDir, target: "/opt/agent" }] } },
+      run: { attempts: 1 },
+    });
+    const result = await runBenchmark({
+      config,
+      dataset,
+      incidents: dataset.incidents.filter((incident) => incident.id === "leasekv-77"),
+      outDir: join(await testdir(), "results"),
+      cacheDir,
+      env: { TEST_MODEL_KEY: KEY },
+    });
+    expect(result.attempts[0]?.status).toBe("limit-exceeded");
+    expect(result.attempts[0]?.error?.message).toMatch(/token limit of 1000/);
+    expect(result.attempts[0]?.usage).toMatchObject({ inputTokens: 5000, calls: 1 });
+    expect(server.requests).toHaveLength(1);
+  });
+});

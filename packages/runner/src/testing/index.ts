@@ -1,1 +1,0 @@
-export { type BaselineResults, baselineResults } from "./baseline-results.js";

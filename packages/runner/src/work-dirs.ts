@@ -1,0 +1,23 @@
+import { readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { processAlive } from "@distdebug/schema";
+
+/** Start of an attempt's working folder name under the cache's `tmp/` (pid: whose it is). */
+export function workDirPrefix(incidentId: string, attempt: number): string {
+  return `${incidentId}-a${attempt}-p${process.pid}-`;
+}
+
+/** The pid in a working folder's name (see {@link workDirPrefix}), or undefined. */
+function workDirOwner(name: string): number | undefined {
+  const match = /-a\d+-p(\d+)-[^-]*$/.exec(name);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** Removes working folders of dead processes from `tempDir` (those of live runs stay). */
+export async function removeDeadWorkDirs(tempDir: string): Promise<void> {
+  for (const name of await readdir(tempDir).catch(() => [] as string[])) {
+    const owner = workDirOwner(name);
+    if (owner !== undefined && !processAlive(owner))
+      await rm(join(tempDir, name), { recursive: true, force: true });
+  }
+}

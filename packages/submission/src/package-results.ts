@@ -1,0 +1,241 @@
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import {
+  ATTEMPT_FILES,
+  attemptDir,
+  attemptPath,
+  listAttemptFolders,
+  RESULTS_FILES,
+  readRunInfo,
+  readSummary,
+  summaryPath,
+} from "@distdebug/results";
+import {
+  type Attempt,
+  type LeakFinding,
+  parseAttempt,
+  parseDiagnosis,
+  parseDiagnosisScores,
+  parseTrajectory,
+  type RunInfo,
+  type SubmissionManifest,
+  serialize,
+  sha256Hex,
+  type Trajectory,
+  type Usage,
+  writeFileAtomic,
+} from "@distdebug/schema";
+import { scanTrajectory } from "./leakage-scan.js";
+import { type TarEntry, writeTarGz } from "./tar.js";
+
+/** The archive's manifest file name. */
+export const MANIFEST_FILE = "manifest.json";
+
+/** Events of {@link packageResults}. */
+export type PackageEvent =
+  | {
+      type: "attempt-check";
+      incidentId: string;
+      attempt: number;
+      problems: number;
+      findings: number;
+    }
+  | { type: "archive-write"; path: string; bytes: number; files: number };
+
+/** Options of {@link packageResults}. */
+export interface PackageResultsOptions {
+  /** The results folder (`results/<config>`), with run.json. */
+  resultsDir: string;
+  /** Where to write the archive. Default `<resultsDir>/../<name>.submission.tar.gz`. */
+  outFile?: string;
+  /** Incidents that must be in the submission. Default: every incident folder of the results. */
+  incidents?: readonly string[];
+  /** Attempts each incident must have. Default: run.json `config.run.attempts`. */
+  attempts?: number;
+  /** Harness name and version for the manifest. Default: the trajectories' agent, else the run's agent type. */
+  harness?: { name: string; version: string };
+  /** Write the archive even when the leakage scan finds something (findings go in the manifest). Default false. */
+  allowLeaks?: boolean;
+  /** The manifest's `createdAt`. Default now. */
+  now?: Date;
+  signal?: AbortSignal;
+  onEvent?: (event: PackageEvent) => void;
+}
+
+/** What {@link packageResults} found and wrote. */
+export interface PackageResultsResult {
+  /** True when the archive was written: nothing missing or invalid, and no leak (or leaks allowed). */
+  ok: boolean;
+  /** The archive path, when written. */
+  archive?: string;
+  manifest?: SubmissionManifest;
+  /** Missing or invalid files and unfinished attempts, one line each naming the file. */
+  problems: string[];
+  /** What the leakage scan of the trajectories flagged. */
+  findings: LeakFinding[];
+}
+
+async function readOptional(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
+}
+
+function addUsage(total: Usage, usage: Usage): void {
+  total.inputTokens += usage.inputTokens;
+  total.outputTokens += usage.outputTokens;
+  total.cachedTokens += usage.cachedTokens;
+  total.calls += usage.calls;
+  total.costUsd =
+    total.costUsd === null || usage.costUsd === null ? null : total.costUsd + usage.costUsd;
+}
+
+async function incidentFolders(dir: string): Promise<string[]> {
+  return [...new Set((await listAttemptFolders(dir)).map((folder) => folder.incidentId))];
+}
+
+/**
+ * Packages a results folder as a submission archive (`.tar.gz`): checks that every selected
+ * incident has its attempts with `attempt.json`, `trajectory.json` and `diagnosis.json` (a
+ * failed attempt may lack the diagnosis), re-validates every file, scans the trajectories
+ * for leaks (history, network, reads outside the workspace), and writes `manifest.json`
+ * (model, harness, settings, token use and cost, counts, leakage scan, sha256 of every file)
+ * with run.json, summary.json and the attempt files. Nothing is written when a file is
+ * missing or invalid, or when the scan finds a leak and `allowLeaks` is not set.
+ *
+ * @example
+ * ```ts
+ * const result = await packageResults({ resultsDir: "results/baseline", outFile: "submission.tar.gz" });
+ * if (!result.ok) console.error(result.problems, result.findings);
+ * ```
+ */
+export async function packageResults(
+  options: PackageResultsOptions,
+): Promise<PackageResultsResult> {
+  const dir = resolve(options.resultsDir);
+  const runFile = await readRunInfo(options.resultsDir, { required: true });
+  const run: RunInfo = runFile.value;
+  const attemptsPerIncident = options.attempts ?? run.config.run.attempts;
+  const incidents = options.incidents ? [...options.incidents] : await incidentFolders(dir);
+  const problems: string[] = [];
+  const findings: LeakFinding[] = [];
+  const files: TarEntry[] = [{ path: RESULTS_FILES.run, data: runFile.bytes }];
+  try {
+    const summary = await readSummary(options.resultsDir);
+    if (summary) files.push({ path: RESULTS_FILES.summary, data: summary.bytes });
+    else
+      problems.push(
+        `${summaryPath(options.resultsDir)}: missing; run distdebug score ${options.resultsDir} first`,
+      );
+  } catch (error) {
+    problems.push(firstLine(error));
+  }
+  const usage: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, calls: 0, costUsd: 0 };
+  let attempts = 0;
+  let failed = 0;
+  let scanned = 0;
+  let firstTrajectory: Trajectory | undefined;
+  for (const incidentId of incidents) {
+    for (let attempt = 1; attempt <= attemptsPerIncident; attempt++) {
+      options.signal?.throwIfAborted();
+      const folder = attemptDir(dir, incidentId, attempt);
+      const shown = join(options.resultsDir, attemptPath(incidentId, attempt));
+      const before = { problems: problems.length, findings: findings.length };
+      const read = async <T>(
+        name: string,
+        parse: (bytes: Buffer, o: { source: string }) => T,
+        required: boolean,
+      ) => {
+        const bytes = await readOptional(join(folder, name));
+        if (bytes === undefined) {
+          if (required) problems.push(`${join(shown, name)}: missing`);
+          return undefined;
+        }
+        try {
+          const value = parse(bytes, { source: join(shown, name) });
+          files.push({ path: attemptPath(incidentId, attempt, name), data: bytes });
+          return value;
+        } catch (error) {
+          problems.push(firstLine(error));
+          return undefined;
+        }
+      };
+      const record: Attempt | undefined = await read(ATTEMPT_FILES.attempt, parseAttempt, true);
+      if (record && (record.status === "infra-error" || record.status === "interrupted"))
+        problems.push(
+          `${join(shown, ATTEMPT_FILES.attempt)}: the attempt ended ${record.status}; run it again (distdebug run resumes it)`,
+        );
+      const trajectory = await read(ATTEMPT_FILES.trajectory, parseTrajectory, true);
+      await read(
+        ATTEMPT_FILES.diagnosis,
+        parseDiagnosis,
+        record?.status === "succeeded" || record === undefined,
+      );
+      await read(ATTEMPT_FILES.scores, parseDiagnosisScores, false);
+      if (record) {
+        attempts += 1;
+        if (record.status === "agent-error" || record.status === "limit-exceeded") failed += 1;
+        addUsage(usage, record.usage);
+      }
+      if (trajectory) {
+        firstTrajectory ??= trajectory;
+        scanned += 1;
+        findings.push(...scanTrajectory(trajectory, { incidentId, attempt }));
+      }
+      options.onEvent?.({
+        type: "attempt-check",
+        incidentId,
+        attempt,
+        problems: problems.length - before.problems,
+        findings: findings.length - before.findings,
+      });
+    }
+  }
+  const ok = problems.length === 0 && (findings.length === 0 || options.allowLeaks === true);
+  if (!ok) return { ok, problems, findings };
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const model = run.config.model
+    ? { provider: run.config.model.provider, name: run.config.model.name }
+    : { name: firstTrajectory?.model?.name ?? "none" };
+  const manifest: SubmissionManifest = {
+    format: "distdebug.submission/1",
+    createdAt: (options.now ?? new Date()).toISOString(),
+    name: run.name,
+    model,
+    harness: {
+      name: options.harness?.name ?? firstTrajectory?.agent.name ?? run.config.agent.type,
+      version: options.harness?.version ?? firstTrajectory?.agent.version ?? run.harness.version,
+      distdebug: run.harness.version,
+    },
+    dataset: { name: run.dataset.name, version: run.dataset.version, digest: run.dataset.digest },
+    settings: run.config as unknown as Record<string, unknown>,
+    usage,
+    counts: { incidents: incidents.length, attempts, attemptsPerIncident, failedAttempts: failed },
+    leakage: { scanned, findings },
+    files: files.map((file) => ({
+      path: file.path,
+      sha256: sha256Hex(file.data),
+      bytes: file.data.length,
+    })),
+  };
+  const archive = resolve(options.outFile ?? join(dir, "..", `${run.name}.submission.tar.gz`));
+  const bytes = writeTarGz([
+    { path: MANIFEST_FILE, data: Buffer.from(serialize(manifest)) },
+    ...files,
+  ]);
+  await writeFileAtomic(archive, bytes);
+  options.onEvent?.({
+    type: "archive-write",
+    path: archive,
+    bytes: bytes.length,
+    files: files.length + 1,
+  });
+  return { ok, archive, manifest, problems, findings };
+}

@@ -1,0 +1,264 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Dataset } from "@distdebug/dataset";
+import { ATTEMPT_FILES, attemptPath, parseAttemptPath, RESULTS_FILES } from "@distdebug/results";
+import { scoreResults } from "@distdebug/runner";
+import {
+  type DiagnosisScores,
+  DistDebugError,
+  type LeakFinding,
+  parseDiagnosisScores,
+  parseRunInfo,
+  parseSubmissionManifest,
+  parseSummary,
+  parseTrajectory,
+  readFileChecked,
+  type SubmissionManifest,
+  type Summary,
+  sha256Hex,
+  writeFileAtomic,
+} from "@distdebug/schema";
+import { scanTrajectory } from "./leakage-scan.js";
+import { MANIFEST_FILE } from "./package-results.js";
+import { readTarGz } from "./tar.js";
+
+/** A file of the archive that does not match its manifest. */
+export interface ChecksumProblem {
+  path: string;
+  problem: "missing" | "checksum-mismatch" | "size-mismatch" | "not-in-manifest";
+  expected?: string;
+  found?: string;
+}
+
+/** A packaged score that rescoring did not reproduce. */
+export interface ScoreDifference {
+  /** `summary.json` or `<incident>/attempt-<k>/diagnosis_scores.json`. */
+  path: string;
+  /** What differs, for example `metrics.blockCoverage: packaged 1, rescored 0.5`. */
+  detail: string;
+}
+
+/** Options of {@link verifySubmission}. */
+export interface VerifySubmissionOptions {
+  /** The `.tar.gz` made by `packageResults`. */
+  archive: string;
+  /** Rescore the attempts (needs the dataset). Default true. */
+  rescore?: boolean;
+  /** The benchmark's dataset to rescore against. Default: the one the archive's run.json names. */
+  dataset?: Dataset;
+  cacheDir?: string;
+  /** Where to extract the archive for rescoring. Default a new temporary folder, removed after. */
+  workDir?: string;
+  signal?: AbortSignal;
+}
+
+/** What {@link verifySubmission} found. */
+export interface VerifySubmissionResult {
+  /** No checksum problem, and (when rescoring) every packaged score reproduced. */
+  ok: boolean;
+  manifest: SubmissionManifest;
+  checksums: ChecksumProblem[];
+  /** Files that no longer parse. */
+  invalid: string[];
+  /** The leakage scan of the archive's trajectories, redone. */
+  findings: LeakFinding[];
+  rescored: boolean;
+  differences: ScoreDifference[];
+  /** Attempts rescoring did not count (input hash of another config or dataset). */
+  stale: { incidentId: string; attempt: number }[];
+}
+
+const METRICS = ["blockCoverage", "blockPrecision", "fileCoverage", "linePrecision"] as const;
+
+function compareScores(
+  path: string,
+  packaged: DiagnosisScores,
+  rescored: DiagnosisScores,
+): ScoreDifference[] {
+  const differences: ScoreDifference[] = [];
+  for (const [name, value] of Object.entries(packaged.metrics)) {
+    const other = rescored.metrics[name as keyof DiagnosisScores["metrics"]];
+    if (other !== value)
+      differences.push({ path, detail: `metrics.${name}: packaged ${value}, rescored ${other}` });
+  }
+  if (differences.length === 0)
+    differences.push({ path, detail: "the file differs from its rescoring (same metrics)" });
+  return differences;
+}
+
+function compareSummary(packaged: Summary, rescored: Summary): ScoreDifference[] {
+  const differences: ScoreDifference[] = [];
+  for (const metric of METRICS) {
+    const a = packaged.metrics[metric];
+    const b = rescored.metrics[metric];
+    if (!a || !b) continue;
+    for (const field of ["mean", "low", "high", "n"] as const) {
+      if (a[field] !== b[field])
+        differences.push({
+          path: RESULTS_FILES.summary,
+          detail: `metrics.${metric}.${field}: packaged ${a[field]}, rescored ${b[field]}`,
+        });
+    }
+  }
+  return differences;
+}
+
+/**
+ * Verifies a submission archive from the archive alone: every file's sha256 and size against
+ * `manifest.json` (a changed, missing or unlisted file is named), every file re-validated,
+ * the trajectories re-scanned for leaks, and (by default) every attempt rescored against the
+ * benchmark's gold with `scoreResults` on the extracted folder, reporting each packaged score
+ * (`diagnosis_scores.json`, `summary.json`) the rescoring does not reproduce. Rescoring uses
+ * the summary's own bootstrap seed and resamples.
+ *
+ * @throws DistDebugError `INVALID_ARCHIVE` for an unreadable archive, `INVALID_FILE` for a
+ * missing or invalid manifest.
+ * @example
+ * ```ts
+ * const result = await verifySubmission({ archive: "submission.tar.gz" });
+ * for (const problem of result.checksums) console.error(problem.path, problem.problem);
+ * ```
+ */
+export async function verifySubmission(
+  options: VerifySubmissionOptions,
+): Promise<VerifySubmissionResult> {
+  const bytes = await readFileChecked(options.archive, { maxBytes: 1024 * 1024 * 1024 });
+  const entries = readTarGz(bytes, { source: options.archive });
+  const byPath = new Map(entries.map((entry) => [entry.path, entry.data]));
+  const manifestBytes = byPath.get(MANIFEST_FILE);
+  if (!manifestBytes)
+    throw new DistDebugError({
+      code: "INVALID_FILE",
+      message: `${options.archive}: no ${MANIFEST_FILE}; not a submission made by distdebug package`,
+    });
+  const manifest = parseSubmissionManifest(manifestBytes, {
+    source: `${options.archive}:${MANIFEST_FILE}`,
+  });
+  const checksums: ChecksumProblem[] = [];
+  const listed = new Set<string>([MANIFEST_FILE]);
+  for (const file of manifest.files) {
+    listed.add(file.path);
+    const data = byPath.get(file.path);
+    if (!data) {
+      checksums.push({ path: file.path, problem: "missing" });
+      continue;
+    }
+    const digest = sha256Hex(data);
+    if (digest !== file.sha256)
+      checksums.push({
+        path: file.path,
+        problem: "checksum-mismatch",
+        expected: file.sha256,
+        found: digest,
+      });
+    else if (data.length !== file.bytes)
+      checksums.push({
+        path: file.path,
+        problem: "size-mismatch",
+        expected: String(file.bytes),
+        found: String(data.length),
+      });
+  }
+  for (const entry of entries)
+    if (!listed.has(entry.path)) checksums.push({ path: entry.path, problem: "not-in-manifest" });
+
+  const invalid: string[] = [];
+  const findings: LeakFinding[] = [];
+  for (const entry of entries) {
+    const located = parseAttemptPath(entry.path);
+    if (located?.file !== ATTEMPT_FILES.trajectory) continue;
+    try {
+      const trajectory = parseTrajectory(entry.data, { source: entry.path });
+      findings.push(
+        ...scanTrajectory(trajectory, { incidentId: located.incidentId, attempt: located.attempt }),
+      );
+    } catch (error) {
+      invalid.push(
+        (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? entry.path,
+      );
+    }
+  }
+
+  const differences: ScoreDifference[] = [];
+  let stale: { incidentId: string; attempt: number }[] = [];
+  const rescore = options.rescore ?? true;
+  if (rescore && !options.dataset) {
+    const runBytes = byPath.get(RESULTS_FILES.run);
+    const path = runBytes
+      ? parseRunInfo(runBytes, { source: `${options.archive}:${RESULTS_FILES.run}` }).dataset.path
+      : undefined;
+    if (!path || !existsSync(path))
+      throw new DistDebugError({
+        code: "INVALID_ARGUMENT",
+        message: `${options.archive}: rescoring needs the benchmark dataset (${manifest.dataset.name} ${manifest.dataset.version}); the run's dataset folder ${path ?? "(none)"} is not on this machine, so pass it (distdebug verify --dataset <dir>)`,
+      });
+  }
+  if (rescore) {
+    const work = options.workDir ?? (await mkdtemp(join(tmpdir(), "distdebug-verify-")));
+    try {
+      for (const entry of entries) await writeFileAtomic(join(work, entry.path), entry.data);
+      let packagedSummary: Summary | undefined;
+      const summaryBytes = byPath.get(RESULTS_FILES.summary);
+      if (summaryBytes) {
+        try {
+          packagedSummary = parseSummary(summaryBytes, { source: RESULTS_FILES.summary });
+        } catch (error) {
+          invalid.push(
+            (error instanceof Error ? error.message : String(error)).split("\n")[0] ??
+              RESULTS_FILES.summary,
+          );
+        }
+      }
+      const result = await scoreResults({
+        outDir: work,
+        attempts: manifest.counts.attemptsPerIncident,
+        ...(options.dataset ? { dataset: options.dataset } : {}),
+        ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+        ...(packagedSummary
+          ? { seed: packagedSummary.method.seed, resamples: packagedSummary.method.resamples }
+          : {}),
+        write: true,
+      });
+      stale = result.stale;
+      for (const entry of entries) {
+        if (parseAttemptPath(entry.path)?.file !== ATTEMPT_FILES.scores) continue;
+        const rescoredBytes = await readFile(join(work, entry.path));
+        if (Buffer.compare(rescoredBytes, Buffer.from(entry.data)) === 0) continue;
+        try {
+          differences.push(
+            ...compareScores(
+              entry.path,
+              parseDiagnosisScores(entry.data, { source: entry.path }),
+              parseDiagnosisScores(rescoredBytes, { source: entry.path }),
+            ),
+          );
+        } catch {
+          differences.push({
+            path: entry.path,
+            detail: "the packaged file is not valid diagnosis scores",
+          });
+        }
+      }
+      if (packagedSummary) differences.push(...compareSummary(packagedSummary, result.summary));
+      for (const item of stale)
+        differences.push({
+          path: attemptPath(item.incidentId, item.attempt, ATTEMPT_FILES.attempt),
+          detail: "not rescored: made with another config or dataset",
+        });
+    } finally {
+      if (!options.workDir) await rm(work, { recursive: true, force: true });
+    }
+  }
+  return {
+    ok: checksums.length === 0 && invalid.length === 0 && differences.length === 0,
+    manifest,
+    checksums,
+    invalid,
+    findings,
+    rescored: rescore,
+    differences,
+    stale,
+  };
+}
