@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { GitEngine } from "./engine.js";
-import { git } from "./internal/fixture-repo.js";
+import { git } from "./testing/fixture-repo.js";
 import { prepareWorkspace } from "./prepare-workspace.js";
 
 // Blobs as they sit in the repository (the first commit has no attributes, so nothing is
