@@ -1,15 +1,14 @@
 /**
- * The example dataset's incidents as the evaluator sees them: each repository built at its
- * buggy revision into a folder, with its gold labels. Shared by the evaluator's benches.
+ * The example dataset's incidents as the evaluator's benches see them: each checked out at its
+ * buggy revision (as an agent's workspace is) with its gold labels and task.
  */
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { listDirectoryFiles } from "@distdebug/evaluator";
-import { buildIncidentRepository, loadDataset, loadGold } from "@distdebug/runner";
+import { type IncidentTask, loadDataset, prepareIncident } from "@distdebug/runner";
 import type { Gold } from "@distdebug/schema";
-import { prepareWorkspace } from "@distdebug/workspace";
 
 /** The bundled example dataset folder. */
 export const EXAMPLES_DIR = fileURLToPath(new URL("../../examples/dataset", import.meta.url));
@@ -22,11 +21,12 @@ export interface ExampleIncident {
   /** Its files, sorted repository paths. */
   files: string[];
   gold: Gold;
+  task: IncidentTask;
 }
 
 /**
- * Builds every scorable incident of a dataset folder (default: the examples) in a new temporary
- * folder `root` (the caller removes it).
+ * Checks out every scorable incident of a dataset folder (default: the examples) in a new
+ * temporary folder `root`, which the caller removes.
  */
 export async function exampleIncidents(
   datasetDir = EXAMPLES_DIR,
@@ -35,13 +35,13 @@ export async function exampleIncidents(
   const cacheDir = join(root, "cache");
   const dataset = await loadDataset(datasetDir);
   const incidents: ExampleIncident[] = [];
-  for (const entry of dataset.incidents) {
-    const gold = await loadGold(entry);
-    if (!gold) continue;
-    const built = await buildIncidentRepository(entry, { cacheDir });
-    const dir = join(root, entry.id);
-    await prepareWorkspace({ source: built.gitdir, commit: built.buggyCommit, dir, cacheDir });
-    incidents.push({ id: entry.id, dir, files: await listDirectoryFiles(dir), gold });
+  for (const incident of dataset.incidents) {
+    const prepared = await prepareIncident({ incident, cacheDir });
+    if (!prepared.gold) continue;
+    const dir = join(root, incident.id);
+    await prepared.materialize(dir);
+    const files = await listDirectoryFiles(dir);
+    incidents.push({ id: incident.id, dir, files, gold: prepared.gold, task: prepared.task });
   }
   return { root, incidents };
 }

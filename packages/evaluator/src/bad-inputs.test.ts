@@ -359,3 +359,30 @@ describe("directoryReader", () => {
     );
   });
 });
+
+describe("aborting", () => {
+  const flood = (count: number) => diagnosis(Array.from({ length: count }, () => ({ path: JAVA })));
+
+  test("an aborted signal stops scoring with ABORTED", async () => {
+    const evaluator = createEvaluator({ readFile: memoryReader({ [JAVA]: java }) });
+    const controller = new AbortController();
+    controller.abort(new Error("stop"));
+    await expect(
+      evaluator.score({ gold, diagnosis: flood(1), signal: controller.signal }),
+    ).rejects.toMatchObject({ code: "ABORTED" });
+  });
+
+  test("a long pass sees an abort that comes while it runs, and the evaluator still scores after", async () => {
+    const evaluator = createEvaluator({
+      readFile: memoryReader({ [JAVA]: java }),
+      maxDiagnosisBlocks: 20_000,
+    });
+    const controller = new AbortController();
+    const scoring = evaluator.score({ gold, diagnosis: flood(20_000), signal: controller.signal });
+    // Runs at the first turn of the event loop: scoring alone never yields one, pacing does.
+    setImmediate(() => controller.abort(new Error("SIGTERM")));
+    await expect(scoring).rejects.toMatchObject({ code: "ABORTED" });
+    const scores = await evaluator.score({ gold, diagnosis: flood(1) });
+    expect(scores.valid).toBe(true);
+  });
+});

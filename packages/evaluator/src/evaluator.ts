@@ -1,15 +1,16 @@
 import type { DiagnosisBlock, DiagnosisScores, Gold, ScoreWarning } from "@distdebug/schema";
 import { DistDebugError } from "@distdebug/schema";
-import type { AtomIndex } from "./atom-index.js";
+import type { AtomIndex, Definition } from "./atom-index.js";
 import type { ReadFile } from "./directory-reader.js";
-import { checkAborted, pause } from "./internal/abort.js";
+import { checkAborted, pacer } from "./internal/abort.js";
 import { toAtomIndex } from "./internal/build-index.js";
-import { FileStore } from "./internal/file-store.js";
+import { FileStore, type LoadedFile } from "./internal/file-store.js";
 import { readDiagnosis } from "./internal/read-diagnosis.js";
 import { RepositoryCounter, type RepositorySize } from "./internal/repository-size.js";
 import { resolveGold } from "./internal/resolve-gold.js";
 import { type ResolvedSpan, resolveSpan } from "./internal/resolve-span.js";
 import { type GoldSide, scoreSpans } from "./internal/score-spans.js";
+import { isCallable } from "./internal/symbols.js";
 import { DEFAULT_LANGUAGES, type LanguageChoice } from "./languages.js";
 import { scoreMissingDiagnosis } from "./missing-diagnosis.js";
 import { coverageBudget, type EvaluatorParameters, evaluatorParameters } from "./parameters.js";
@@ -62,14 +63,16 @@ export interface Evaluator {
   /** The atoms of one file, for tools and label review. Throws `FILE_NOT_FOUND` when missing. */
   atoms(path: string): Promise<AtomIndex>;
   /**
+   * The named definitions of one file in source order (none for unsupported languages or a
+   * failed parse). Throws `FILE_NOT_FOUND` when missing.
+   */
+  definitions(path: string): Promise<Definition[]>;
+  /**
    * The repository's size R (non-blank lines of the listed source files) and the files
    * counted; without `listFiles`, of the given gold's files.
    */
-  repositorySize(gold?: Pick<Gold, "blocks">): Promise<RepositorySize>;
+  repositorySize(gold?: Pick<Gold, "blocks">, signal?: AbortSignal): Promise<RepositorySize>;
 }
-
-/** Spans resolved between two looks at the event loop and the abort signal. */
-const SPANS_PER_PAUSE = 256;
 
 function stem(path: string): string {
   const name = path.slice(path.lastIndexOf("/") + 1);
@@ -185,8 +188,8 @@ export function createEvaluator(options: EvaluatorOptions): Evaluator {
     };
     const byKey = new Map<string, ResolvedSpan>();
     const spans: { resolved: ResolvedSpan; block: DiagnosisBlock }[] = [];
-    for (const [index, block] of blocks.entries()) {
-      if (index % SPANS_PER_PAUSE === SPANS_PER_PAUSE - 1) await pause(signal);
+    const pace = pacer(signal);
+    for (const block of blocks) {
       const key = blockKey(block);
       let resolved = byKey.get(key);
       if (!resolved) {
@@ -194,6 +197,7 @@ export function createEvaluator(options: EvaluatorOptions): Evaluator {
         byKey.set(key, resolved);
       }
       spans.push({ block, resolved });
+      await pace(1 + resolved.atoms.length);
     }
     return spans;
   }
@@ -209,8 +213,8 @@ export function createEvaluator(options: EvaluatorOptions): Evaluator {
     const goldSide = await resolveGold(store, gold, warnings);
     const size = await repositorySize(gold, signal);
     const spans = await resolveSpans(diagnosis.blocks, goldSide, signal);
-    checkAborted(signal);
     return scoreSpans({
+      signal,
       incidentId: gold.incidentId,
       gold: goldSide,
       spans,
@@ -222,6 +226,18 @@ export function createEvaluator(options: EvaluatorOptions): Evaluator {
     });
   }
 
+  /** A file of the revision, or `FILE_NOT_FOUND`. */
+  const existing = async (path: string): Promise<LoadedFile> => {
+    const resolution = await store.resolve(path);
+    if (resolution.status !== "file")
+      throw new DistDebugError({
+        code: "FILE_NOT_FOUND",
+        message: `${path}: ${resolution.status === "outside" ? "outside the repository" : "no such file in the repository"}`,
+        data: { path },
+      });
+    return resolution.file;
+  };
+
   // Scoring passes run one at a time: the store's per-pass reads must not interleave.
   let queue: Promise<unknown> = Promise.resolve();
   return {
@@ -232,17 +248,23 @@ export function createEvaluator(options: EvaluatorOptions): Evaluator {
       return result;
     },
     async atoms(path) {
-      const resolution = await store.resolve(path);
-      if (resolution.status !== "file")
-        throw new DistDebugError({
-          code: "FILE_NOT_FOUND",
-          message: `${path}: ${resolution.status === "outside" ? "outside the repository" : "no such file in the repository"}`,
-          data: { path },
-        });
-      return toAtomIndex(resolution.file.path, resolution.file.index);
+      const file = await existing(path);
+      return toAtomIndex(file.path, file.index);
     },
-    repositorySize(gold) {
-      return repositorySize(gold ?? { blocks: [] });
+    async definitions(path) {
+      const file = await existing(path);
+      return (store.symbolsOf(file)?.all() ?? []).map(
+        ({ qualifiedName, kind, startLine, endLine }) => ({
+          qualifiedName,
+          kind,
+          callable: isCallable(kind),
+          startLine,
+          endLine,
+        }),
+      );
+    },
+    repositorySize(gold, signal) {
+      return repositorySize(gold ?? { blocks: [] }, signal);
     },
   };
 }

@@ -1,4 +1,4 @@
-export type { Atom, AtomIndex, AtomIndexStatus } from "./atom-index.js";
+export type { Atom, AtomIndex, AtomIndexStatus, Definition } from "./atom-index.js";
 export { directoryReader, listDirectoryFiles, type ReadFile } from "./directory-reader.js";
 export {
   createEvaluator,

@@ -1,6 +1,11 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { createEvaluator, directoryReader, listDirectoryFiles } from "@distdebug/evaluator";
+import {
+  coverageBudget,
+  createEvaluator,
+  directoryReader,
+  listDirectoryFiles,
+} from "@distdebug/evaluator";
 import {
   type DiagnosisScores,
   DistDebugError,
@@ -51,6 +56,11 @@ export default defineCommand({
     });
     let scores: DiagnosisScores;
     try {
+      const size = await evaluator.repositorySize(gold, io.signal);
+      if (!args.values.json)
+        io.stderr(
+          `repository: ${size.rows} non-blank source lines in ${size.files} files; coverage row budget ${coverageBudget(evaluator.parameters, size.rows)}\n`,
+        );
       scores = await evaluator.score({
         diagnosis: diagnosisBytes,
         gold,

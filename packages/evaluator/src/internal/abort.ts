@@ -10,12 +10,22 @@ export function checkAborted(signal: AbortSignal | undefined): void {
     });
 }
 
+/** Units of work (spans, atoms) between two looks at the event loop. */
+const WORK_PER_PAUSE = 1 << 18;
+
 /**
- * Lets the event loop run (signal handlers, timers), then throws `ABORTED` when the signal is
- * aborted. Scoring awaits only cached promises, which never leave the microtask queue: without
- * this a long scoring pass would not even see a SIGTERM.
+ * Paces a long scoring loop: `await pace(work)` after each step lets the event loop run
+ * (signal handlers, timers) once enough work was done, then throws `ABORTED` when the signal
+ * is aborted. Scoring awaits only cached promises, which never leave the microtask queue:
+ * without this a long scoring pass would not even see a SIGTERM.
  */
-export async function pause(signal: AbortSignal | undefined): Promise<void> {
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  checkAborted(signal);
+export function pacer(signal: AbortSignal | undefined): (work: number) => Promise<void> {
+  let done = 0;
+  return async (work) => {
+    done += work;
+    if (done < WORK_PER_PAUSE) return;
+    done = 0;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    checkAborted(signal);
+  };
 }

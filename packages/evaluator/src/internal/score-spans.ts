@@ -2,6 +2,7 @@ import type { DiagnosisBlock, DiagnosisScores, GoldBlock, ScoreWarning } from "@
 import { GRAMMAR_VERSIONS } from "../languages.js";
 import type { EvaluatorParameters } from "../parameters.js";
 import { EVALUATOR_VERSION } from "../version.js";
+import { pacer } from "./abort.js";
 import type { ResolvedSpan } from "./resolve-span.js";
 
 /** A gold block resolved to atom keys and raw significant row keys. */
@@ -26,6 +27,8 @@ export interface ScoreSpansInput {
   /** R: the repository's non-blank source lines. */
   repositoryRows: number;
   repositoryFiles: number;
+  /** Aborting stops the pass with `ABORTED`. */
+  signal?: AbortSignal | undefined;
 }
 
 type SpanWarning = Omit<ScoreWarning, "span">;
@@ -82,7 +85,7 @@ class CoverageLedger {
 }
 
 /** Computes the metrics of EVALUATOR.md from resolved gold blocks and spans. */
-export function scoreSpans(input: ScoreSpansInput): DiagnosisScores {
+export async function scoreSpans(input: ScoreSpansInput): Promise<DiagnosisScores> {
   const { parameters } = input;
   const warnings = [...input.warnings];
   const goldAtoms = new Set<number>();
@@ -99,7 +102,9 @@ export function scoreSpans(input: ScoreSpansInput): DiagnosisScores {
   const spanRecords: DiagnosisScores["spans"] = [];
   /** The spans that earned coverage, by listed index. */
   const earners: { index: number; atoms: Set<number> }[] = [];
-  input.spans.forEach(({ resolved, block }, index) => {
+  const pace = pacer(input.signal);
+  for (const [index, { resolved, block }] of input.spans.entries()) {
+    await pace(1 + resolved.atoms.length);
     const codes: string[] = [];
     const warn = (warning: SpanWarning) => {
       warnings.push({ ...warning, span: index });
@@ -148,7 +153,7 @@ export function scoreSpans(input: ScoreSpansInput): DiagnosisScores {
       earnsCoverage: earns,
       warnings: codes,
     });
-  });
+  }
   const goldRecords: DiagnosisScores["goldBlocks"] = input.gold.map((side) => ({
     path: side.block.path,
     startLine: side.block.startLine,
