@@ -31,6 +31,17 @@ function diagnosis(blocks: unknown[]) {
   return JSON.stringify({ format: "distdebug.diagnosis/1", incidentId: "etcd-1", blocks });
 }
 
+/** `distdebug evaluate` of the files `setup` writes. */
+const EVALUATE = [
+  "evaluate",
+  "--gold",
+  "gold.json",
+  "--diagnosis",
+  "diagnosis.json",
+  "--source",
+  "src",
+];
+
 async function setup(diagnosisText: string) {
   return testdir({
     "src/raft/raft.go": raft,
@@ -43,15 +54,7 @@ describe("distdebug evaluate", () => {
   it("prints the scores as JSON", async () => {
     const dir = await setup(diagnosis([{ path: "raft/raft.go", startLine: 4, endLine: 4 }]));
     const io = captureIO({ cwd: dir });
-    const args = [
-      "evaluate",
-      "--gold",
-      "gold.json",
-      "--diagnosis",
-      "diagnosis.json",
-      "--source",
-      "src",
-    ];
+    const args = EVALUATE;
     expect(await runCli(args, io)).toBe(0);
     // R: the 7 non-blank lines of raft.go; B = max(20, floor(0.02 * 7)) = 20.
     expect(io.err()).toBe(
@@ -70,20 +73,7 @@ describe("distdebug evaluate", () => {
   it("--out writes the file atomically and prints a summary", async () => {
     const dir = await setup(diagnosis([{ path: "raft/raft.go" }]));
     const io = captureIO({ cwd: dir });
-    const code = await runCli(
-      [
-        "evaluate",
-        "--gold",
-        "gold.json",
-        "--diagnosis",
-        "diagnosis.json",
-        "--source",
-        "src",
-        "--out",
-        "out/scores.json",
-      ],
-      io,
-    );
+    const code = await runCli([...EVALUATE, "--out", "out/scores.json"], io);
     expect(code).toBe(0);
     expect(io.out()).toMatch(
       /^wrote out\/scores.json: block coverage 1.000, block precision 0.400/,
@@ -97,12 +87,7 @@ describe("distdebug evaluate", () => {
   it("an invalid diagnosis scores 0 with valid: false", async () => {
     const dir = await setup("{ not json");
     const io = captureIO({ cwd: dir });
-    expect(
-      await runCli(
-        ["evaluate", "--gold", "gold.json", "--diagnosis", "diagnosis.json", "--source", "src"],
-        io,
-      ),
-    ).toBe(0);
+    expect(await runCli(EVALUATE, io)).toBe(0);
     const scores = parseDiagnosisScores(io.out());
     expect(scores.valid).toBe(false);
     expect(scores.warnings[0]?.message).toMatch(/not valid JSON/);
@@ -125,16 +110,6 @@ describe("distdebug evaluate", () => {
     expect(usage.err()).toContain("--diagnosis is required");
   });
 });
-
-const EVALUATE = [
-  "evaluate",
-  "--gold",
-  "gold.json",
-  "--diagnosis",
-  "diagnosis.json",
-  "--source",
-  "src",
-];
 
 describe("distdebug evaluate: the scoring parameters", () => {
   it("are options, recorded in the scores with R and B", async () => {
