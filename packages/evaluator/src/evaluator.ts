@@ -197,7 +197,8 @@ export function createEvaluator(options: EvaluatorOptions): Evaluator {
         byKey.set(key, resolved);
       }
       spans.push({ block, resolved });
-      await pace(1 + resolved.atoms.length);
+      const pausing = pace(1 + resolved.atoms.length);
+      if (pausing) await pausing;
     }
     return spans;
   }

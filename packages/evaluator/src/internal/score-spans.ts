@@ -104,7 +104,8 @@ export async function scoreSpans(input: ScoreSpansInput): Promise<DiagnosisScore
   const earners: { index: number; atoms: Set<number> }[] = [];
   const pace = pacer(input.signal);
   for (const [index, { resolved, block }] of input.spans.entries()) {
-    await pace(1 + resolved.atoms.length);
+    const pausing = pace(1 + resolved.atoms.length);
+    if (pausing) await pausing;
     const codes: string[] = [];
     const warn = (warning: SpanWarning) => {
       warnings.push({ ...warning, span: index });
