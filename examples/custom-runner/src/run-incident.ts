@@ -6,7 +6,7 @@
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { createEvaluator, directoryReader } from "@distdebug/evaluator";
+import { createEvaluator, directoryReader, listDirectoryFiles } from "@distdebug/evaluator";
 import { createSandbox } from "@distdebug/sandbox";
 import {
   type DiagnosisScores,
@@ -99,7 +99,11 @@ export async function runIncident(options: {
   };
   // Score what the agent wrote against the gold, on the pristine copy (the agent may have edited its own).
   const diagnosis = await readFile(join(output, "diagnosis.json"), "utf8").catch(() => "");
-  const evaluator = createEvaluator({ readFile: directoryReader(pristine) });
+  // The file list gives the repository's size, which sets the coverage row budget.
+  const evaluator = createEvaluator({
+    readFile: directoryReader(pristine),
+    listFiles: () => listDirectoryFiles(pristine),
+  });
   const scores = await evaluator.score({ diagnosis, gold: incident.gold });
   await writeFileAtomic(join(options.outDir, "trajectory.json"), serialize(trajectory));
   await writeFileAtomic(join(options.outDir, "diagnosis.json"), diagnosis);

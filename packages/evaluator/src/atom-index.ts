@@ -38,3 +38,16 @@ export interface AtomIndex {
   /** A byte order mark was dropped. */
   bom: boolean;
 }
+
+/** A named definition of a file (class, method, function, type...), for tools and label review. */
+export interface Definition {
+  /** The name a `symbol` block can use: `pkg.Class.method`, `module::Type::method`. */
+  qualifiedName: string;
+  /** The tree-sitter node type, for example `method_declaration` or `function_item`. */
+  kind: string;
+  /** A function, method or constructor (not a class, type, module or macro). */
+  callable: boolean;
+  /** First and last line (1-based, inclusive), decorators and template headers included. */
+  startLine: number;
+  endLine: number;
+}

@@ -130,7 +130,16 @@ describe("lines", () => {
     expect(scores.metrics.blockCoverage).toBe(0);
     expect(scores.metrics.fileCoverage).toBe(1);
     expect(scores.metrics.blockPrecision).toBeCloseTo(3 / 5, 10);
-    expect(scores.parameters).toEqual({ coverageSpanLimit: 40, coverageRowBudget: 3 });
+    expect(scores.parameters).toEqual({
+      coverageSpanLimit: 40,
+      coverageSpanCount: 20,
+      coverageRowBudget: 3,
+      coverageRowFloor: 20,
+      coverageRepoShare: 0.02,
+      maxDiagnosisBlocks: 200,
+    });
+    // B = min(3, max(20, floor(0.02 * 64))) = 3 (64 non-blank lines in the gold's file).
+    expect(scores.counts.coverageBudget).toBe(3);
   });
 });
 
@@ -161,15 +170,16 @@ describe("diagnoses", () => {
     },
   );
 
-  test("bad blocks in a valid envelope become invalid spans (one phantom each)", async () => {
+  test("one bad block makes the whole diagnosis invalid, as validate says", async () => {
     const scores = await score({ [JAVA]: java }, [
       { path: JAVA, startLine: 23, endLine: 27 },
       { path: JAVA, startLine: 0 },
       { reason: "no path" },
     ]);
-    expect(scores.valid).toBe(true);
-    expect(scores.spans.map((span) => span.kind)).toEqual(["lines", "invalid", "invalid"]);
-    expect(scores.metrics.blockPrecision).toBeCloseTo(3 / 5, 10);
+    expect(scores.valid).toBe(false);
+    expect(codes(scores)).toEqual(["invalid-diagnosis"]);
+    expect(scores.warnings[0]?.message).toMatch(/\$\.blocks\[1\]\.startLine/);
+    expect(scores.metrics.blockCoverage).toBe(0);
   });
 
   test("an incident mismatch is a warning", async () => {
@@ -330,7 +340,9 @@ describe("directoryReader", () => {
     });
     expect(codes(scores)).toEqual(["path-outside-repository"]);
     expect(scores.counts.repositoryFiles).toBe(1);
-    expect(scores.metrics.repositoryShare).toBeCloseTo(4 / 43, 10);
+    // 4 significant rows named of R = 64 non-blank lines.
+    expect(scores.counts.repositoryRows).toBe(64);
+    expect(scores.metrics.repositoryShare).toBeCloseTo(4 / 64, 10);
     expect(serialize(scores)).toBe(
       serialize(
         await createEvaluator({
@@ -345,5 +357,32 @@ describe("directoryReader", () => {
         }),
       ),
     );
+  });
+});
+
+describe("aborting", () => {
+  const flood = (count: number) => diagnosis(Array.from({ length: count }, () => ({ path: JAVA })));
+
+  test("an aborted signal stops scoring with ABORTED", async () => {
+    const evaluator = createEvaluator({ readFile: memoryReader({ [JAVA]: java }) });
+    const controller = new AbortController();
+    controller.abort(new Error("stop"));
+    await expect(
+      evaluator.score({ gold, diagnosis: flood(1), signal: controller.signal }),
+    ).rejects.toMatchObject({ code: "ABORTED" });
+  });
+
+  test("a long pass sees an abort that comes while it runs, and the evaluator still scores after", async () => {
+    const evaluator = createEvaluator({
+      readFile: memoryReader({ [JAVA]: java }),
+      maxDiagnosisBlocks: 20_000,
+    });
+    const controller = new AbortController();
+    const scoring = evaluator.score({ gold, diagnosis: flood(20_000), signal: controller.signal });
+    // Runs at the first turn of the event loop: scoring alone never yields one, pacing does.
+    setImmediate(() => controller.abort(new Error("SIGTERM")));
+    await expect(scoring).rejects.toMatchObject({ code: "ABORTED" });
+    const scores = await evaluator.score({ gold, diagnosis: flood(1) });
+    expect(scores.valid).toBe(true);
   });
 });

@@ -1,36 +1,41 @@
-import type { DiagnosisScores, Gold, ScoreWarning } from "@distdebug/schema";
+import type { DiagnosisBlock, DiagnosisScores, Gold, ScoreWarning } from "@distdebug/schema";
 import { DistDebugError } from "@distdebug/schema";
-import type { AtomIndex } from "./atom-index.js";
+import type { AtomIndex, Definition } from "./atom-index.js";
 import type { ReadFile } from "./directory-reader.js";
+import { checkAborted, pacer } from "./internal/abort.js";
 import { toAtomIndex } from "./internal/build-index.js";
-import { FileStore } from "./internal/file-store.js";
+import { FileStore, type LoadedFile } from "./internal/file-store.js";
 import { readDiagnosis } from "./internal/read-diagnosis.js";
-import { atomsOfRange, type ResolvedSpan, resolveSpan } from "./internal/resolve-span.js";
+import { RepositoryCounter, type RepositorySize } from "./internal/repository-size.js";
+import { resolveGold } from "./internal/resolve-gold.js";
+import { type ResolvedSpan, resolveSpan } from "./internal/resolve-span.js";
 import { type GoldSide, scoreSpans } from "./internal/score-spans.js";
-import { DEFAULT_LANGUAGES, type LanguageChoice, languageOf } from "./languages.js";
+import { isCallable } from "./internal/symbols.js";
+import { DEFAULT_LANGUAGES, type LanguageChoice } from "./languages.js";
 import { scoreMissingDiagnosis } from "./missing-diagnosis.js";
-import { DEFAULT_COVERAGE_ROW_BUDGET, DEFAULT_COVERAGE_SPAN_LIMIT } from "./version.js";
+import { coverageBudget, type EvaluatorParameters, evaluatorParameters } from "./parameters.js";
 
-/** Options of {@link createEvaluator}. */
-export interface EvaluatorOptions {
+/**
+ * Options of {@link createEvaluator}. The scoring parameters (`coverageSpanLimit` 40,
+ * `coverageSpanCount` 20, `coverageRowBudget` 400, `coverageRowFloor` 20, `coverageRepoShare`
+ * 0.02, `maxDiagnosisBlocks` 200) are recorded in every score.
+ */
+export interface EvaluatorOptions extends Partial<EvaluatorParameters> {
   /**
    * Reads a file of the pristine buggy revision by repository path; `undefined` when missing.
    * Each path is read once per evaluator (a read that throws is tried again on the next `score`).
    */
   readFile: ReadFile;
   /**
-   * Lists the repository's files. When given, `repositoryShare` divides by the significant
-   * rows of every source file of the seven languages (each parsed once), and a `symbol`
-   * without a path is also looked up in files whose name matches one of its parts.
-   * Default: only the files the gold blocks and the diagnosis name.
+   * Lists the repository's files (for a git tree or a folder: the list it already has). The
+   * repository's size R, which sets the coverage row budget and divides `repositoryShare`, is
+   * the non-blank lines of the listed files in the evaluator's languages, read once and never
+   * parsed; a `symbol` without a path is also looked up in listed files whose name matches one
+   * of its parts. Without it R counts only the files of the gold blocks.
    */
   listFiles?: () => Promise<readonly string[]>;
   /** Extension to language, merged over {@link DEFAULT_LANGUAGES} (for example `{ ".h": "c" }`). */
   languages?: Readonly<Record<string, LanguageChoice>>;
-  /** A span of more significant rows earns no coverage. Default 40. */
-  coverageSpanLimit?: number;
-  /** Coverage-earning spans, in listed order, may total this many rows. Default 400. */
-  coverageRowBudget?: number;
   /** Absolute folders that mean the repository root in written paths. Default `["/workspace"]`. */
   workspaceRoots?: readonly string[];
 }
@@ -39,30 +44,34 @@ export interface EvaluatorOptions {
 export interface ScoreInput {
   /**
    * The diagnosis: a validated `Diagnosis`, any value straight from an agent, or its JSON text.
-   * Invalid input scores 0 with `valid: false`; bad blocks become invalid spans.
+   * Invalid input (the schema's rules, at most `maxDiagnosisBlocks` blocks) scores 0 with
+   * `valid: false`.
    */
   diagnosis: unknown;
   /** The gold labels (a parsed `gold.json`). */
   gold: Pick<Gold, "incidentId" | "blocks">;
+  /** Aborting stops scoring promptly with an `ABORTED` error. */
+  signal?: AbortSignal;
 }
 
 /** A scorer bound to one buggy revision. */
 export interface Evaluator {
-  /** Scores one diagnosis. Never throws for bad spans or files: they become warnings. */
+  /** The parameters every score records (defaults filled in). */
+  readonly parameters: Readonly<EvaluatorParameters>;
+  /** Scores one diagnosis. Never throws for bad spans or files (they become warnings); `ABORTED` when aborted. */
   score(input: ScoreInput): Promise<DiagnosisScores>;
   /** The atoms of one file, for tools and label review. Throws `FILE_NOT_FOUND` when missing. */
   atoms(path: string): Promise<AtomIndex>;
-}
-
-function positiveInteger(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1)
-    throw new DistDebugError({
-      code: "INVALID_ARGUMENT",
-      message: `${name}: expected a whole number >= 1, found ${value}`,
-      data: { name, value },
-    });
-  return value;
+  /**
+   * The named definitions of one file in source order (none for unsupported languages or a
+   * failed parse). Throws `FILE_NOT_FOUND` when missing.
+   */
+  definitions(path: string): Promise<Definition[]>;
+  /**
+   * The repository's size R (non-blank lines of the listed source files) and the files
+   * counted; without `listFiles`, of the given gold's files.
+   */
+  repositorySize(gold?: Pick<Gold, "blocks">, signal?: AbortSignal): Promise<RepositorySize>;
 }
 
 function stem(path: string): string {
@@ -71,36 +80,49 @@ function stem(path: string): string {
   return (dot > 0 ? name.slice(0, dot) : name).toLowerCase();
 }
 
+function incidentWarnings(
+  diagnosis: { incidentId: string; blocks: readonly unknown[] },
+  gold: Pick<Gold, "incidentId">,
+): ScoreWarning[] {
+  const warnings: ScoreWarning[] = [];
+  if (diagnosis.incidentId !== gold.incidentId)
+    warnings.push({
+      code: "incident-mismatch",
+      message: `the diagnosis is for ${diagnosis.incidentId}, the gold labels for ${gold.incidentId}`,
+    });
+  if (diagnosis.blocks.length === 0)
+    warnings.push({ code: "empty-diagnosis", message: "the diagnosis names no code block" });
+  return warnings;
+}
+
+/** The key of a block for resolving it once per pass (its reason does not matter). */
+function blockKey(block: DiagnosisBlock): string {
+  return JSON.stringify([block.path, block.startLine, block.endLine, block.symbol]);
+}
+
 /**
  * Creates an evaluator over one buggy revision. Parsed files are cached by content hash, so
- * scoring many attempts parses each file once.
+ * scoring many attempts parses each file once; the repository's size is counted once.
  *
  * @example
  * ```ts
- * const evaluator = createEvaluator({ readFile: directoryReader("/cache/zookeeper@abc") });
+ * const evaluator = createEvaluator({
+ *   readFile: directoryReader("/cache/zookeeper@abc"),
+ *   listFiles: () => listDirectoryFiles("/cache/zookeeper@abc"),
+ * });
  * const scores = await evaluator.score({ diagnosis, gold });
- * console.log(scores.metrics.blockCoverage, scores.metrics.blockPrecision);
+ * console.log(scores.metrics.blockCoverage, scores.counts.coverageBudget);
  * ```
  */
 export function createEvaluator(options: EvaluatorOptions): Evaluator {
   const languages = { ...DEFAULT_LANGUAGES, ...(options.languages ?? {}) };
-  const parameters = {
-    coverageSpanLimit: positiveInteger(
-      options.coverageSpanLimit,
-      DEFAULT_COVERAGE_SPAN_LIMIT,
-      "coverageSpanLimit",
-    ),
-    coverageRowBudget: positiveInteger(
-      options.coverageRowBudget,
-      DEFAULT_COVERAGE_ROW_BUDGET,
-      "coverageRowBudget",
-    ),
-  };
+  const parameters = Object.freeze(evaluatorParameters(options));
   const store = new FileStore(
     options.readFile,
     languages,
     options.workspaceRoots ?? ["/workspace"],
   );
+  const counter = new RepositoryCounter(options.readFile, languages);
   let listed: Promise<string[]> | undefined;
   const listFiles = () => {
     listed ??= options.listFiles
@@ -111,158 +133,139 @@ export function createEvaluator(options: EvaluatorOptions): Evaluator {
       : Promise.resolve([]);
     return listed;
   };
-  let repositoryTotal: Promise<{ rows: number; files: Set<string> }> | undefined;
-  const repository = () => {
-    repositoryTotal ??= (async () => {
-      const files = new Set<string>();
-      let rows = 0;
-      for (const path of await listFiles()) {
-        if (languageOf(path, languages) === "text") continue;
-        const result = await store.load(path);
-        if (result.status !== "file") continue;
-        files.add(path);
-        rows += result.file.index.significantLines;
+  let listedSize: Promise<RepositorySize & { complete: boolean }> | undefined;
+  /** R: of the listed files (counted once), or without a list of the gold's files. */
+  const repositorySize = async (
+    gold: Pick<Gold, "blocks">,
+    signal?: AbortSignal,
+  ): Promise<RepositorySize> => {
+    if (!options.listFiles) {
+      const paths: string[] = [];
+      for (const block of gold.blocks) {
+        const resolution = await store.resolve(block.path);
+        if (resolution.status === "file") paths.push(resolution.file.path);
       }
+      const { rows, files } = await counter.total(paths, signal);
       return { rows, files };
-    })();
-    return repositoryTotal;
+    }
+    listedSize ??= listFiles().then((files) => counter.total(files, signal));
+    const pending = listedSize;
+    const size = await pending.catch((error: unknown) => {
+      if (listedSize === pending) listedSize = undefined;
+      throw error;
+    });
+    // A total with a failed read is counted again next time.
+    if (!size.complete && listedSize === pending) listedSize = undefined;
+    return { rows: size.rows, files: size.files };
   };
-  // Scoring passes run one at a time: the store's per-pass reads must not interleave.
-  let queue: Promise<unknown> = Promise.resolve();
+
+  /** Resolves the diagnosis's blocks in listed order (each distinct block once). */
+  async function resolveSpans(
+    blocks: readonly DiagnosisBlock[],
+    goldSide: readonly GoldSide[],
+    signal: AbortSignal | undefined,
+  ): Promise<{ resolved: ResolvedSpan; block: DiagnosisBlock }[]> {
+    let searched: Promise<string[]> | undefined;
+    // A symbol without a path: the gold files, the files the diagnosis names, and listed files
+    // whose name is a part of a symbol. Worked out once per pass.
+    const symbolPaths = () => {
+      searched ??= (async () => {
+        const paths = new Set(goldSide.map((side) => side.path));
+        for (const block of blocks)
+          if (block.path !== undefined) {
+            const resolution = await store.resolve(block.path);
+            if (resolution.status === "file") paths.add(resolution.file.path);
+          }
+        const parts = new Set(
+          blocks.flatMap((block) =>
+            block.symbol ? block.symbol.split(/[^A-Za-z0-9_$]+/).map((p) => p.toLowerCase()) : [],
+          ),
+        );
+        for (const path of await listFiles()) if (parts.has(stem(path))) paths.add(path);
+        return [...paths].sort();
+      })();
+      return searched;
+    };
+    const byKey = new Map<string, ResolvedSpan>();
+    const spans: { resolved: ResolvedSpan; block: DiagnosisBlock }[] = [];
+    const pace = pacer(signal);
+    for (const block of blocks) {
+      const key = blockKey(block);
+      let resolved = byKey.get(key);
+      if (!resolved) {
+        resolved = await resolveSpan(block, { store, symbolPaths });
+        byKey.set(key, resolved);
+      }
+      spans.push({ block, resolved });
+      const pausing = pace(1 + resolved.atoms.length);
+      if (pausing) await pausing;
+    }
+    return spans;
+  }
 
   async function scoreNow(input: ScoreInput): Promise<DiagnosisScores> {
-    const { gold } = input;
-    const diagnosis = readDiagnosis(input.diagnosis);
-    if (!diagnosis.valid)
-      return scoreMissingDiagnosis({ gold, reason: diagnosis.reason, parameters });
+    const { gold, signal } = input;
+    checkAborted(signal);
+    const read = readDiagnosis(input.diagnosis, parameters.maxDiagnosisBlocks);
+    if (!read.valid) return scoreMissingDiagnosis({ gold, reason: read.reason, parameters });
+    const { diagnosis } = read;
     store.beginPass();
-    const warnings: ScoreWarning[] = [];
-    if (diagnosis.incidentId !== gold.incidentId)
-      warnings.push({
-        code: "incident-mismatch",
-        message: `the diagnosis is for ${diagnosis.incidentId}, the gold labels for ${gold.incidentId}`,
-      });
-    if (diagnosis.blocks.length === 0)
-      warnings.push({ code: "empty-diagnosis", message: "the diagnosis names no code block" });
-    // Gold side.
-    const goldSide: GoldSide[] = [];
-    for (const [index, block] of gold.blocks.entries()) {
-      const resolution = await store.resolve(block.path);
-      if (resolution.status !== "file") {
-        warnings.push({
-          code: resolution.status === "outside" ? "path-outside-repository" : "missing-file",
-          message: `gold block ${index} (${block.path}): the file is not in the revision being scored`,
-          goldBlock: index,
-          path: block.path,
-        });
-        goldSide.push({ block, path: block.path, atoms: [], rows: [] });
-        continue;
-      }
-      const file = resolution.file;
-      const end = Math.min(block.endLine, file.index.lineCount);
-      const { ids } =
-        block.startLine <= end ? atomsOfRange(file.index, block.startLine, end) : { ids: [] };
-      if (ids.length === 0)
-        warnings.push({
-          code: "no-atoms",
-          message: `gold block ${index} (${block.path}:${block.startLine}-${block.endLine}) resolves to no atom`,
-          goldBlock: index,
-          path: file.path,
-        });
-      const base = file.number * 16_777_216;
-      const rows: number[] = [];
-      for (let line = block.startLine; line <= end; line++)
-        if ((file.index.owner[line] as number) >= 0) rows.push(base + line);
-      goldSide.push({ block, path: file.path, atoms: ids.map((id) => base + id), rows });
-    }
-    // Predicted side.
-    const symbolPaths = async () => {
-      const paths = new Set<string>();
-      for (const side of goldSide) paths.add(side.path);
-      for (const listedBlock of diagnosis.blocks)
-        if (listedBlock.ok && listedBlock.block.path !== undefined) {
-          const resolution = await store.resolve(listedBlock.block.path);
-          if (resolution.status === "file") paths.add(resolution.file.path);
-        }
-      const parts = new Set(
-        diagnosis.blocks.flatMap((item) =>
-          item.ok && item.block.symbol
-            ? item.block.symbol.split(/[^A-Za-z0-9_$]+/).map((p) => p.toLowerCase())
-            : [],
-        ),
-      );
-      for (const path of await listFiles()) if (parts.has(stem(path))) paths.add(path);
-      return [...paths].sort();
-    };
-    const spans: { resolved: ResolvedSpan; block: unknown }[] = [];
-    for (const item of diagnosis.blocks) {
-      if (!item.ok) {
-        spans.push({
-          block: item.raw,
-          resolved: {
-            kind: "invalid",
-            path: null,
-            definitions: [],
-            atoms: [],
-            atomRows: [],
-            rows: 0,
-            namedRows: [],
-            files: [],
-            phantom: 1,
-            warnings: [
-              {
-                code: "invalid-span",
-                message: `not a valid block (${item.reason}); counted as one false-positive atom`,
-              },
-            ],
-          },
-        });
-        continue;
-      }
-      spans.push({
-        block: item.block,
-        resolved: await resolveSpan(item.block, { store, symbolPaths }),
-      });
-    }
-    const total = await repository();
-    let repositoryRows = total.rows;
-    let repositoryFiles = total.files.size;
-    const touched = new Map<string, number>();
-    for (const side of goldSide) touched.set(side.path, 0);
-    for (const span of spans) for (const path of span.resolved.files) touched.set(path, 0);
-    for (const path of [...touched.keys()].sort()) {
-      if (total.files.has(path)) continue;
-      const result = await store.load(path);
-      if (result.status !== "file") continue;
-      repositoryRows += result.file.index.significantLines;
-      repositoryFiles++;
-    }
+    const warnings = incidentWarnings(diagnosis, gold);
+    const goldSide = await resolveGold(store, gold, warnings);
+    const size = await repositorySize(gold, signal);
+    const spans = await resolveSpans(diagnosis.blocks, goldSide, signal);
     return scoreSpans({
+      signal,
       incidentId: gold.incidentId,
       gold: goldSide,
       spans,
       warnings,
       parameters,
-      repositoryRows,
-      repositoryFiles,
+      coverageBudget: coverageBudget(parameters, size.rows),
+      repositoryRows: size.rows,
+      repositoryFiles: size.files,
     });
   }
 
+  /** A file of the revision, or `FILE_NOT_FOUND`. */
+  const existing = async (path: string): Promise<LoadedFile> => {
+    const resolution = await store.resolve(path);
+    if (resolution.status !== "file")
+      throw new DistDebugError({
+        code: "FILE_NOT_FOUND",
+        message: `${path}: ${resolution.status === "outside" ? "outside the repository" : "no such file in the repository"}`,
+        data: { path },
+      });
+    return resolution.file;
+  };
+
+  // Scoring passes run one at a time: the store's per-pass reads must not interleave.
+  let queue: Promise<unknown> = Promise.resolve();
   return {
+    parameters,
     score(input) {
       const result = queue.then(() => scoreNow(input));
       queue = result.catch(() => undefined);
       return result;
     },
     async atoms(path) {
-      const resolution = await store.resolve(path);
-      if (resolution.status !== "file")
-        throw new DistDebugError({
-          code: "FILE_NOT_FOUND",
-          message: `${path}: ${resolution.status === "outside" ? "outside the repository" : "no such file in the repository"}`,
-          data: { path },
-        });
-      return toAtomIndex(resolution.file.path, resolution.file.index);
+      const file = await existing(path);
+      return toAtomIndex(file.path, file.index);
+    },
+    async definitions(path) {
+      const file = await existing(path);
+      return (store.symbolsOf(file)?.all() ?? []).map(
+        ({ qualifiedName, kind, startLine, endLine }) => ({
+          qualifiedName,
+          kind,
+          callable: isCallable(kind),
+          startLine,
+          endLine,
+        }),
+      );
+    },
+    repositorySize(gold, signal) {
+      return repositorySize(gold ?? { blocks: [] }, signal);
     },
   };
 }

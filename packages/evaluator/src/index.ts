@@ -1,4 +1,4 @@
-export type { Atom, AtomIndex, AtomIndexStatus } from "./atom-index.js";
+export type { Atom, AtomIndex, AtomIndexStatus, Definition } from "./atom-index.js";
 export { directoryReader, listDirectoryFiles, type ReadFile } from "./directory-reader.js";
 export {
   createEvaluator,
@@ -22,9 +22,14 @@ export {
 } from "./languages.js";
 export { memoryReader } from "./memory-reader.js";
 export { type MissingDiagnosisOptions, scoreMissingDiagnosis } from "./missing-diagnosis.js";
+export { coverageBudget, type EvaluatorParameters, evaluatorParameters } from "./parameters.js";
 export { type NormalizedPath, type NormalizePathOptions, normalizeRepoPath } from "./paths.js";
 export {
+  DEFAULT_COVERAGE_REPO_SHARE,
   DEFAULT_COVERAGE_ROW_BUDGET,
+  DEFAULT_COVERAGE_ROW_FLOOR,
+  DEFAULT_COVERAGE_SPAN_COUNT,
   DEFAULT_COVERAGE_SPAN_LIMIT,
+  DEFAULT_EVALUATOR_PARAMETERS,
   EVALUATOR_VERSION,
 } from "./version.js";

@@ -1,24 +1,21 @@
 import type { DiagnosisScores, Gold } from "@distdebug/schema";
 import { GRAMMAR_VERSIONS } from "./languages.js";
-import {
-  DEFAULT_COVERAGE_ROW_BUDGET,
-  DEFAULT_COVERAGE_SPAN_LIMIT,
-  EVALUATOR_VERSION,
-} from "./version.js";
+import type { EvaluatorParameters } from "./parameters.js";
+import { DEFAULT_EVALUATOR_PARAMETERS, EVALUATOR_VERSION } from "./version.js";
 
 /** Options of {@link scoreMissingDiagnosis}. */
 export interface MissingDiagnosisOptions {
   gold: Pick<Gold, "incidentId" | "blocks">;
   /** Why there is no valid diagnosis (agent error, invalid file, limit exceeded...). */
   reason: string;
-  /** The evaluator parameters to record. Default: the defaults (40 rows, 400-row budget). */
-  parameters?: { coverageSpanLimit: number; coverageRowBudget: number };
+  /** The evaluator parameters to record. Default: the defaults. */
+  parameters?: Readonly<EvaluatorParameters>;
 }
 
 /**
  * The scores of an attempt with no valid diagnosis: `valid: false`, 0 on every metric (the
- * attempt stays in every mean), each gold block unreached, one `invalid-diagnosis` warning.
- * Needs no source files.
+ * attempt stays in every mean) and every count (the repository is not read), each gold block
+ * unreached, one `invalid-diagnosis` warning. Needs no source files.
  *
  * @example
  * ```ts
@@ -57,6 +54,7 @@ export function scoreMissingDiagnosis(options: MissingDiagnosisOptions): Diagnos
       phantomAtoms: 0,
       coverageAtoms: 0,
       coverageRows: 0,
+      coverageBudget: 0,
       namedRows: 0,
       correctRows: 0,
       goldRows: 0,
@@ -64,10 +62,7 @@ export function scoreMissingDiagnosis(options: MissingDiagnosisOptions): Diagnos
       repositoryFiles: 0,
     },
     warnings: [{ code: "invalid-diagnosis", message: options.reason }],
-    parameters: options.parameters ?? {
-      coverageSpanLimit: DEFAULT_COVERAGE_SPAN_LIMIT,
-      coverageRowBudget: DEFAULT_COVERAGE_ROW_BUDGET,
-    },
+    parameters: { ...(options.parameters ?? DEFAULT_EVALUATOR_PARAMETERS) },
     versions: { evaluator: EVALUATOR_VERSION, grammars: { ...GRAMMAR_VERSIONS } },
   };
 }

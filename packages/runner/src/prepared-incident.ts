@@ -6,7 +6,12 @@ import {
   incidentTask,
   loadGold,
 } from "@distdebug/dataset";
-import { createEvaluator, directoryReader, scoreMissingDiagnosis } from "@distdebug/evaluator";
+import {
+  createEvaluator,
+  directoryReader,
+  listDirectoryFiles,
+  scoreMissingDiagnosis,
+} from "@distdebug/evaluator";
 import type { Diagnosis, DiagnosisScores, Gold } from "@distdebug/schema";
 import { checkLeakage, openRepository, prepareWorkspace } from "@distdebug/workspace";
 
@@ -94,7 +99,12 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
       if (!gold) return undefined;
       if (!diagnosis) return scoreMissingDiagnosis({ gold, reason: "no valid diagnosis" });
       if (!baseDir) throw new Error(`${incidentId}: the workspace was not prepared before scoring`);
-      evaluator ??= createEvaluator({ readFile: directoryReader(baseDir) });
+      const root = baseDir;
+      // The file list sets the repository's size, which sets the coverage row budget.
+      evaluator ??= createEvaluator({
+        readFile: directoryReader(root),
+        listFiles: () => listDirectoryFiles(root),
+      });
       return evaluator.score({ diagnosis, gold });
     },
   };

@@ -1,7 +1,7 @@
 import { type FormatKind, formatOf, formats, isFormatKind } from "./formats.js";
 import { isMiniSweAgentTrajectory } from "./mini-swe-agent.js";
 import { invalidFile, type ParseOptions, parseJsonInput, readFormatTag } from "./parse.js";
-import { parsersByKind } from "./parsers.js";
+import { type DiagnosisParseOptions, parsersByKind } from "./parsers.js";
 
 /** What a file is: one of our kinds, or a mini-swe-agent trajectory (read as a trajectory). */
 export interface DetectedFormat {
@@ -66,12 +66,13 @@ export function detectFormat(input: unknown, options: ParseOptions = {}): Detect
 }
 
 /**
- * Detects the kind of any DistDebug file and validates it.
+ * Detects the kind of any DistDebug file and validates it (a diagnosis with at most
+ * `options.maxDiagnosisBlocks` blocks, default 200).
  * @returns the kind and the typed value (trajectories from mini-swe-agent come back converted).
  */
 export function parseAnyFile(
   input: unknown,
-  options: ParseOptions = {},
+  options: DiagnosisParseOptions = {},
 ): DetectedFormat & { value: unknown } {
   const value = parseJsonInput(input, options);
   const detected = detectFormat(value, options);

@@ -20,9 +20,9 @@ export const ScoreWarning = z.object({
     "unparsable-region",
     "blank-range-snapped",
     "span-over-limit",
+    "span-over-count",
     "row-budget-exhausted",
     "invalid-diagnosis",
-    "invalid-span",
     "incident-mismatch",
     "no-atoms",
   ]),
@@ -49,6 +49,27 @@ export const ScoreMetrics = z.object({
 export type ScoreMetrics = z.infer<typeof ScoreMetrics>;
 
 /**
+ * The evaluator's parameters, recorded in every score file (defaults in brackets; they are
+ * part of the evaluator version). EVALUATOR.md, "Metrics of one attempt", defines them.
+ */
+export const ScoreParameters = z.object({
+  /** A span of more significant rows earns no coverage [40]. */
+  coverageSpanLimit: z.number().int().min(1),
+  /** Only the first this many listed spans can earn coverage [20]. */
+  coverageSpanCount: z.number().int().min(1),
+  /** The row budget of coverage-earning spans is at most this [400]... */
+  coverageRowBudget: z.number().int().min(1),
+  /** ...at least this [20]... */
+  coverageRowFloor: z.number().int().min(1),
+  /** ...and otherwise this share of the repository's rows, rounded down [0.02]. */
+  coverageRepoShare: z.number().gt(0).max(1),
+  /** A diagnosis with more blocks is invalid [200]. */
+  maxDiagnosisBlocks: z.number().int().min(1),
+});
+/** The evaluator's parameters. */
+export type ScoreParameters = z.infer<typeof ScoreParameters>;
+
+/**
  * `diagnosis_scores.json`: the evaluator's verdict on one diagnosis.
  * The exact definitions are in docs (EVALUATOR.md).
  */
@@ -73,8 +94,8 @@ export const DiagnosisScores = z.object({
   ),
   spans: z.array(
     z.object({
-      /** How it was read: a line range, a symbol, a whole file, or not at all. */
-      kind: z.enum(["lines", "symbol", "file", "invalid"]),
+      /** How it was read: a line range, a symbol, or a whole file. */
+      kind: z.enum(["lines", "symbol", "file"]),
       /** The normalized repository path it resolved to (null: none, or a symbol without path). */
       path: z.string().nullable(),
       startLine: z.number().int().optional(),
@@ -111,17 +132,25 @@ export const DiagnosisScores = z.object({
     /** Atoms of coverage-earning spans, and the rows they used of the row budget. */
     coverageAtoms: z.number().int().min(0),
     coverageRows: z.number().int().min(0),
+    /**
+     * The row budget B of coverage-earning spans for this repository:
+     * `min(coverageRowBudget, max(coverageRowFloor, floor(coverageRepoShare * repositoryRows)))`
+     * (0 when there is no valid diagnosis).
+     */
+    coverageBudget: z.number().int().min(0),
     namedRows: z.number().int().min(0),
     correctRows: z.number().int().min(0),
     goldRows: z.number().int().min(0),
+    /**
+     * R: the non-blank lines of the revision's files in the evaluator's languages (counted
+     * without parsing); the denominator of `repositoryShare` and the base of the row budget.
+     */
     repositoryRows: z.number().int().min(0),
+    /** The files counted in `repositoryRows`. */
     repositoryFiles: z.number().int().min(0),
   }),
   warnings: z.array(ScoreWarning),
-  parameters: z.object({
-    coverageSpanLimit: z.number().int().min(1),
-    coverageRowBudget: z.number().int().min(1),
-  }),
+  parameters: ScoreParameters,
   versions: z.object({
     evaluator: z.string(),
     grammars: z.record(z.string(), z.string()),

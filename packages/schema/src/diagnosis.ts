@@ -33,7 +33,24 @@ export const DiagnosisBlock = z
 export type DiagnosisBlock = z.infer<typeof DiagnosisBlock>;
 
 /**
- * `diagnosis.json`: what the agent names as the causal code.
+ * Default `maxDiagnosisBlocks`: a diagnosis names at most this many blocks. Validity is this
+ * one rule everywhere (`validate`, `evaluate`, `run`, `score`, the JSON Schema's `maxItems`), so
+ * the cost of scoring one diagnosis stays bounded.
+ */
+export const DEFAULT_MAX_DIAGNOSIS_BLOCKS = 200;
+
+function makeDiagnosisSchema(maxBlocks: number) {
+  return z.object({
+    format: formatTag("diagnosis", 1),
+    incidentId: z.string().min(1),
+    blocks: z.array(DiagnosisBlock).max(maxBlocks),
+    summary: z.string().optional(),
+  });
+}
+
+/**
+ * `diagnosis.json`: what the agent names as the causal code, with at most
+ * {@link DEFAULT_MAX_DIAGNOSIS_BLOCKS} blocks (see {@link diagnosisSchema} for another limit).
  *
  * @example
  * ```json
@@ -41,11 +58,28 @@ export type DiagnosisBlock = z.infer<typeof DiagnosisBlock>;
  *   "blocks": [{ "path": "src/.../ZKDatabase.java", "startLine": 240, "endLine": 246 }] }
  * ```
  */
-export const Diagnosis = z.object({
-  format: formatTag("diagnosis", 1),
-  incidentId: z.string().min(1),
-  blocks: z.array(DiagnosisBlock),
-  summary: z.string().optional(),
-});
+export const Diagnosis = makeDiagnosisSchema(DEFAULT_MAX_DIAGNOSIS_BLOCKS);
 /** `diagnosis.json`. */
 export type Diagnosis = z.infer<typeof Diagnosis>;
+
+const schemasByLimit = new Map<number, typeof Diagnosis>([
+  [DEFAULT_MAX_DIAGNOSIS_BLOCKS, Diagnosis],
+]);
+
+/**
+ * The diagnosis schema with at most `maxBlocks` blocks (a whole number >= 1), for a run or a
+ * scorer configured with another `maxDiagnosisBlocks`.
+ *
+ * @example
+ * ```ts
+ * diagnosisSchema(10_000).parse(value);
+ * ```
+ */
+export function diagnosisSchema(maxBlocks: number): typeof Diagnosis {
+  let schema = schemasByLimit.get(maxBlocks);
+  if (!schema) {
+    schema = makeDiagnosisSchema(maxBlocks);
+    schemasByLimit.set(maxBlocks, schema);
+  }
+  return schema;
+}

@@ -20,8 +20,18 @@ export {
 } from "./config-file.js";
 export { DatasetIndex } from "./dataset.js";
 export { type DetectedFormat, detectFormat, parseAnyFile } from "./detect.js";
-export { Diagnosis, DiagnosisBlock } from "./diagnosis.js";
-export { DiagnosisScores, ScoreMetrics, ScoreWarning } from "./diagnosis-scores.js";
+export {
+  DEFAULT_MAX_DIAGNOSIS_BLOCKS,
+  Diagnosis,
+  DiagnosisBlock,
+  diagnosisSchema,
+} from "./diagnosis.js";
+export {
+  DiagnosisScores,
+  ScoreMetrics,
+  ScoreParameters,
+  ScoreWarning,
+} from "./diagnosis-scores.js";
 export { DistDebugError, type DistDebugErrorCode, type DistDebugErrorOptions } from "./errors.js";
 export { DEFAULT_MAX_FILE_BYTES, readFileChecked, writeFileAtomic } from "./files.js";
 export { type FormatKind, formatOf, formats, isFormatKind } from "./formats.js";
@@ -51,6 +61,7 @@ export {
   validateWith,
 } from "./parse.js";
 export {
+  type DiagnosisParseOptions,
   parseAttempt,
   parseDatasetIndex,
   parseDiagnosis,

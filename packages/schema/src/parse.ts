@@ -130,10 +130,12 @@ export function validateWith<S extends z.ZodType>(
  * Builds the `parse<Kind>` function of one kind: JSON text, bytes or a value in; the typed
  * value out, or a `DistDebugError` with code `INVALID_FILE` naming every bad JSON path.
  */
-export function createParser<K extends FormatKind>(kind: K) {
-  const schema = formats[kind].schema as unknown as z.ZodType<
-    z.output<(typeof formats)[K]["schema"]>
-  >;
+export function createParser<K extends FormatKind>(
+  kind: K,
+  /** Another schema of the same output type (a diagnosis with another block limit). */
+  schema: z.ZodType<z.output<(typeof formats)[K]["schema"]>> = formats[kind]
+    .schema as unknown as z.ZodType<z.output<(typeof formats)[K]["schema"]>>,
+) {
   return (input: unknown, options: ParseOptions = {}): z.output<(typeof formats)[K]["schema"]> => {
     const source = options.source ?? "input";
     const value = parseJsonInput(input, options);

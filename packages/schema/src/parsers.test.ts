@@ -1,7 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parseAnyFile } from "./detect.js";
+import { DEFAULT_MAX_DIAGNOSIS_BLOCKS } from "./diagnosis.js";
 import { DistDebugError } from "./errors.js";
 import { formatOf, type formats } from "./formats.js";
+import { jsonSchemaOf } from "./json-schema.js";
 import type { InvalidFileData } from "./parse.js";
 import { serialize } from "./parse.js";
 import { parseDiagnosis, parseGold, parsersByKind } from "./parsers.js";
@@ -87,6 +90,33 @@ describe("parseDiagnosis", () => {
     expect(syntax.message.split("\n")).toHaveLength(1);
     const empty = invalid(() => parseDiagnosis("  \n", { source: "d.json" }));
     expect(empty.message).toBe("d.json: the file is empty; expected a JSON document");
+  });
+
+  it("allows at most maxDiagnosisBlocks blocks (200 unless raised), and the JSON Schema says so", () => {
+    const blocks = (count: number) => ({
+      format: "distdebug.diagnosis/1",
+      incidentId: "x",
+      blocks: Array.from({ length: count }, () => ({ symbol: "run" })),
+    });
+    expect(parseDiagnosis(blocks(200)).blocks).toHaveLength(200);
+    const over = invalid(() => parseDiagnosis(blocks(201), { source: "d.json" }));
+    expect(over.message).toBe(
+      "d.json: not a valid diagnosis (distdebug.diagnosis/1); 1 problem:\n  - $.blocks: expected an array with <= 200 items, found an array of 201 items",
+    );
+    // The same rule through parseAnyFile (validate) and with a raised limit.
+    expect(() => parseAnyFile(blocks(201))).toThrow(/<= 200 items/);
+    expect(parseAnyFile(blocks(201), { maxDiagnosisBlocks: 201 }).kind).toBe("diagnosis");
+    expect(parseDiagnosis(blocks(10_000), { maxDiagnosisBlocks: 10_000 }).blocks).toHaveLength(
+      10_000,
+    );
+    expect(() => parseDiagnosis(blocks(3), { maxDiagnosisBlocks: 2 })).toThrow(/<= 2 items/);
+    expect(() => parseDiagnosis(blocks(1), { maxDiagnosisBlocks: 0 })).toThrow(
+      /maxDiagnosisBlocks/,
+    );
+    const schema = jsonSchemaOf("diagnosis") as {
+      properties: { blocks: { maxItems: number } };
+    };
+    expect(schema.properties.blocks.maxItems).toBe(DEFAULT_MAX_DIAGNOSIS_BLOCKS);
   });
 
   it("strips a UTF-8 byte order mark", () => {

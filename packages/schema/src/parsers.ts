@@ -1,3 +1,5 @@
+import { DEFAULT_MAX_DIAGNOSIS_BLOCKS, type Diagnosis, diagnosisSchema } from "./diagnosis.js";
+import { DistDebugError } from "./errors.js";
 import { type FormatKind, formats } from "./formats.js";
 import {
   convertMiniSweAgentTrajectory,
@@ -12,14 +14,37 @@ import type { Trajectory } from "./trajectory.js";
 export const parseIncident = createParser("incident");
 /** Parses and validates `gold.json`. Throws `INVALID_FILE` listing every problem. */
 export const parseGold = createParser("gold");
+/** Options of {@link parseDiagnosis}. */
+export interface DiagnosisParseOptions extends ParseOptions {
+  /** At most this many blocks. Default {@link DEFAULT_MAX_DIAGNOSIS_BLOCKS} (200). */
+  maxDiagnosisBlocks?: number;
+}
+
+const diagnosisParsers = new Map<number, ReturnType<typeof createParser<"diagnosis">>>();
+
 /**
- * Parses and validates `diagnosis.json`. Throws `INVALID_FILE` listing every problem.
+ * Parses and validates `diagnosis.json` (at most `maxDiagnosisBlocks` blocks, default 200).
+ * Throws `INVALID_FILE` listing every problem.
  * @example
  * ```ts
  * const diagnosis = parseDiagnosis(await readFile("out/diagnosis.json", "utf8"), { source: "out/diagnosis.json" });
  * ```
  */
-export const parseDiagnosis = createParser("diagnosis");
+export function parseDiagnosis(input: unknown, options: DiagnosisParseOptions = {}): Diagnosis {
+  const limit = options.maxDiagnosisBlocks ?? DEFAULT_MAX_DIAGNOSIS_BLOCKS;
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new DistDebugError({
+      code: "INVALID_ARGUMENT",
+      message: `maxDiagnosisBlocks: expected a whole number >= 1, found ${limit}`,
+      data: { maxDiagnosisBlocks: limit },
+    });
+  let parse = diagnosisParsers.get(limit);
+  if (!parse) {
+    parse = createParser("diagnosis", diagnosisSchema(limit));
+    diagnosisParsers.set(limit, parse);
+  }
+  return parse(input, options);
+}
 /** Parses and validates `diagnosis_scores.json`. */
 export const parseDiagnosisScores = createParser("diagnosis_scores");
 /** Parses and validates `attempt.json`. */

@@ -2,6 +2,7 @@ import { extname, resolve } from "node:path";
 import { formatOf, loadConfig, parseAnyFile, readFileChecked } from "@distdebug/schema";
 import { errorMessage } from "../cli.js";
 import { defineCommand, UsageError } from "../command.js";
+import { MAX_BLOCKS_OPTION, scoringParameters } from "../scoring-options.js";
 
 interface Verdict {
   file: string;
@@ -11,7 +12,11 @@ interface Verdict {
   error?: string;
 }
 
-async function validateOne(file: string, cwd: string): Promise<Verdict> {
+async function validateOne(
+  file: string,
+  cwd: string,
+  maxDiagnosisBlocks: number | undefined,
+): Promise<Verdict> {
   const path = resolve(cwd, file);
   try {
     if ([".yaml", ".yml"].includes(extname(file).toLowerCase())) {
@@ -19,7 +24,10 @@ async function validateOne(file: string, cwd: string): Promise<Verdict> {
       return { file, ok: true, kind: "config", format: formatOf("config") };
     }
     const bytes = await readFileChecked(path);
-    const result = parseAnyFile(bytes, { source: file });
+    const result = parseAnyFile(bytes, {
+      source: file,
+      ...(maxDiagnosisBlocks === undefined ? {} : { maxDiagnosisBlocks }),
+    });
     return { file, ok: true, kind: result.kind, format: result.tag };
   } catch (error) {
     return { file, ok: false, error: errorMessage(error).replace(path, file) };
@@ -29,12 +37,14 @@ async function validateOne(file: string, cwd: string): Promise<Verdict> {
 export default defineCommand({
   usage: "validate <file>...",
   description:
-    'Checks each file against its DistDebug format, told by its "format" field (YAML files are run configs; mini-swe-agent trajectories are recognized and converted). Exits 1 when any file is invalid.',
-  options: {},
+    'Checks each file against its DistDebug format, told by its "format" field (YAML files are run configs; mini-swe-agent trajectories are recognized and converted). A diagnosis is valid here exactly when evaluate, run and score accept it (at most --max-diagnosis-blocks blocks, default 200). Exits 1 when any file is invalid.',
+  options: { ...MAX_BLOCKS_OPTION },
   async run(args, io) {
     if (args.positionals.length === 0) throw new UsageError("name at least one file to validate");
+    const { maxDiagnosisBlocks } = scoringParameters(args);
     const verdicts: Verdict[] = [];
-    for (const file of args.positionals) verdicts.push(await validateOne(file, io.cwd));
+    for (const file of args.positionals)
+      verdicts.push(await validateOne(file, io.cwd, maxDiagnosisBlocks));
     if (args.values.json)
       io.stdout(
         `${JSON.stringify({ ok: verdicts.every((v) => v.ok), files: verdicts }, null, 2)}\n`,

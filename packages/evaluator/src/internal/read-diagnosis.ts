@@ -1,74 +1,23 @@
-import {
-  Diagnosis,
-  DiagnosisBlock,
-  DistDebugError,
-  parseDiagnosis,
-  parseJsonInput,
-} from "@distdebug/schema";
+import { type Diagnosis, DistDebugError, parseDiagnosis } from "@distdebug/schema";
 
-/** One listed block: valid, or the reason it is not. */
-export type ListedBlock =
-  | { ok: true; block: DiagnosisBlock }
-  | { ok: false; reason: string; raw: unknown };
-
-/** A diagnosis read for scoring. */
+/** A diagnosis read for scoring: valid by the one rule of `parseDiagnosis`, or why not. */
 export type ReadDiagnosis =
-  | { valid: true; incidentId: string; blocks: ListedBlock[] }
+  | { valid: true; diagnosis: Diagnosis }
   | { valid: false; reason: string };
 
-function describeIssues(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
-  return error.issues
-    .map(
-      (issue) =>
-        `${issue.path.length > 0 ? issue.path.map(String).join(".") : "(block)"}: ${issue.message}`,
-    )
-    .join("; ");
-}
-
 /**
- * Validates a diagnosis as an agent wrote it. A valid envelope (format, incidentId, blocks
- * list) with some bad blocks keeps the good ones: each bad block becomes an invalid span.
+ * Validates a diagnosis as an agent wrote it (a value, JSON text or bytes) exactly as
+ * `validate`, `run` and `score` do: the schema's rules and at most `maxDiagnosisBlocks` blocks.
+ * One bad block makes the whole diagnosis invalid.
  */
-export function readDiagnosis(input: unknown): ReadDiagnosis {
-  let value = input;
-  if (typeof input === "string" || input instanceof Uint8Array) {
-    try {
-      value = parseJsonInput(input, { source: "diagnosis" });
-    } catch (error) {
-      return {
-        valid: false,
-        reason: DistDebugError.isInstance(error) ? error.message : String(error),
-      };
-    }
-  }
-  const whole = Diagnosis.safeParse(value);
-  if (whole.success)
-    return {
-      valid: true,
-      incidentId: whole.data.incidentId,
-      blocks: whole.data.blocks.map((block) => ({ ok: true, block })),
-    };
-  const envelope = Diagnosis.omit({ blocks: true }).safeParse(value);
-  const blocks = (value as { blocks?: unknown } | null)?.blocks;
-  if (envelope.success && Array.isArray(blocks)) {
-    return {
-      valid: true,
-      incidentId: envelope.data.incidentId,
-      blocks: blocks.map((raw): ListedBlock => {
-        const block = DiagnosisBlock.safeParse(raw);
-        return block.success
-          ? { ok: true, block: block.data }
-          : { ok: false, reason: describeIssues(block.error), raw };
-      }),
-    };
-  }
+export function readDiagnosis(input: unknown, maxDiagnosisBlocks: number): ReadDiagnosis {
   try {
-    parseDiagnosis(value, { source: "diagnosis" });
-    return { valid: false, reason: "not a valid diagnosis" };
-  } catch (error) {
     return {
-      valid: false,
-      reason: DistDebugError.isInstance(error) ? error.message : String(error),
+      valid: true,
+      diagnosis: parseDiagnosis(input, { source: "diagnosis", maxDiagnosisBlocks }),
     };
+  } catch (error) {
+    if (!DistDebugError.isInstance(error)) throw error;
+    return { valid: false, reason: error.message };
   }
 }

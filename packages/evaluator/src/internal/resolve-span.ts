@@ -1,6 +1,7 @@
 import type { DiagnosisBlock, ScoreWarning } from "@distdebug/schema";
 import { type FileIndex, lineCountOfAtom, linesOfAtom } from "./build-index.js";
 import { type FileStore, KEY_SCALE, type LoadedFile } from "./file-store.js";
+import { POSITION_SCALE } from "./positions.js";
 
 type WarningCode = ScoreWarning["code"];
 
@@ -13,7 +14,7 @@ export interface SpanWarning {
 
 /** A predicted span resolved to atoms. */
 export interface ResolvedSpan {
-  kind: "lines" | "symbol" | "file" | "invalid";
+  kind: "lines" | "symbol" | "file";
   path: string | null;
   definitions: { path: string; qualifiedName: string; startLine: number; endLine: number }[];
   /** Atom keys (`file * 2^24 + atom id`), ascending, no duplicates. */
@@ -146,8 +147,12 @@ function resolveSymbol(
         set = new Set();
         ids.set(file, set);
       }
-      for (let id = 0; id < index.atomCount; id++) {
+      // An atom inside the definition owns a line of it: look only at the owners of its lines.
+      const last = Math.min(Math.floor(definition.end / POSITION_SCALE) + 1, index.lineCount);
+      for (let line = Math.floor(definition.start / POSITION_SCALE) + 1; line <= last; line++) {
+        const id = index.owner[line] as number;
         if (
+          id >= 0 &&
           (index.startPosition[id] as number) >= definition.start &&
           (index.endPosition[id] as number) <= definition.end
         )

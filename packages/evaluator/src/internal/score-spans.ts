@@ -1,6 +1,8 @@
-import type { DiagnosisScores, GoldBlock, ScoreWarning } from "@distdebug/schema";
+import type { DiagnosisBlock, DiagnosisScores, GoldBlock, ScoreWarning } from "@distdebug/schema";
 import { GRAMMAR_VERSIONS } from "../languages.js";
+import type { EvaluatorParameters } from "../parameters.js";
 import { EVALUATOR_VERSION } from "../version.js";
+import { pacer } from "./abort.js";
 import type { ResolvedSpan } from "./resolve-span.js";
 
 /** A gold block resolved to atom keys and raw significant row keys. */
@@ -16,24 +18,74 @@ export interface GoldSide {
 export interface ScoreSpansInput {
   incidentId: string;
   gold: GoldSide[];
-  spans: { resolved: ResolvedSpan; block: unknown }[];
+  /** The diagnosis's blocks in listed order, each with its resolution. */
+  spans: { resolved: ResolvedSpan; block: DiagnosisBlock }[];
   warnings: ScoreWarning[];
-  parameters: { coverageSpanLimit: number; coverageRowBudget: number };
+  parameters: EvaluatorParameters;
+  /** B: the row budget of coverage-earning spans in this repository. */
+  coverageBudget: number;
+  /** R: the repository's non-blank source lines. */
   repositoryRows: number;
   repositoryFiles: number;
+  /** Aborting stops the pass with `ABORTED`. */
+  signal?: AbortSignal | undefined;
 }
+
+type SpanWarning = Omit<ScoreWarning, "span">;
 
 function ratio(part: number, whole: number): number {
   return whole === 0 ? 0 : Math.min(1, part / whole);
 }
 
-function field<T>(block: unknown, name: string): T | undefined {
-  if (block === null || typeof block !== "object") return undefined;
-  return (block as Record<string, unknown>)[name] as T | undefined;
+/**
+ * The coverage rule of EVALUATOR.md: a span earns coverage when it is among the first
+ * `coverageSpanCount` listed spans, has at most `coverageSpanLimit` significant rows, and the
+ * rows of the spans that earned so far, its own included, stay within the budget B (rows of an
+ * atom an earlier earner holds are not counted twice). Spans are offered in listed order.
+ */
+class CoverageLedger {
+  /** Atoms of the spans that earned. */
+  readonly atoms = new Set<number>();
+  /** Rows those atoms own. */
+  rows = 0;
+  readonly #parameters: EvaluatorParameters;
+  readonly #budget: number;
+
+  constructor(parameters: EvaluatorParameters, budget: number) {
+    this.#parameters = parameters;
+    this.#budget = budget;
+  }
+
+  /** Books span `index` when it earns; otherwise returns why it does not. */
+  offer(index: number, span: ResolvedSpan): SpanWarning | undefined {
+    const { coverageSpanCount, coverageSpanLimit } = this.#parameters;
+    if (index >= coverageSpanCount)
+      return {
+        code: "span-over-count",
+        message: `span ${index} comes after the first ${coverageSpanCount} spans: it earns no coverage`,
+      };
+    if (span.rows > coverageSpanLimit)
+      return {
+        code: "span-over-limit",
+        message: `span ${index} covers ${span.rows} significant rows, over the ${coverageSpanLimit}-row limit: it costs precision and earns no coverage`,
+      };
+    let rows = 0;
+    span.atoms.forEach((atom, position) => {
+      if (!this.atoms.has(atom)) rows += span.atomRows[position] as number;
+    });
+    if (this.rows + rows > this.#budget)
+      return {
+        code: "row-budget-exhausted",
+        message: `span ${index} adds ${rows} rows to the ${this.rows} of earlier coverage spans, over this repository's ${this.#budget}-row budget: it earns no coverage`,
+      };
+    this.rows += rows;
+    for (const atom of span.atoms) this.atoms.add(atom);
+    return undefined;
+  }
 }
 
 /** Computes the metrics of EVALUATOR.md from resolved gold blocks and spans. */
-export function scoreSpans(input: ScoreSpansInput): DiagnosisScores {
+export async function scoreSpans(input: ScoreSpansInput): Promise<DiagnosisScores> {
   const { parameters } = input;
   const warnings = [...input.warnings];
   const goldAtoms = new Set<number>();
@@ -43,26 +95,24 @@ export function scoreSpans(input: ScoreSpansInput): DiagnosisScores {
     for (const row of side.rows) goldRows.add(row);
   }
   const predicted = new Set<number>();
-  const coverage = new Set<number>();
+  const ledger = new CoverageLedger(parameters, input.coverageBudget);
   const named = new Set<number>();
   const namedFiles = new Set<string>();
-  const rowsOfAtom = new Map<number, number>();
   let phantoms = 0;
-  let budgetUsed = 0;
-  let budgetClosed = false;
   const spanRecords: DiagnosisScores["spans"] = [];
-  const earning: boolean[] = [];
-  input.spans.forEach(({ resolved, block }, index) => {
+  /** The spans that earned coverage, by listed index. */
+  const earners: { index: number; atoms: Set<number> }[] = [];
+  const pace = pacer(input.signal);
+  for (const [index, { resolved, block }] of input.spans.entries()) {
+    const pausing = pace(1 + resolved.atoms.length);
+    if (pausing) await pausing;
     const codes: string[] = [];
-    const warn = (warning: Omit<ScoreWarning, "span">) => {
+    const warn = (warning: SpanWarning) => {
       warnings.push({ ...warning, span: index });
       codes.push(warning.code);
     };
     for (const warning of resolved.warnings) warn(warning);
     const atoms = resolved.atoms;
-    atoms.forEach((atom, position) => {
-      rowsOfAtom.set(atom, resolved.atomRows[position] ?? 0);
-    });
     let fresh = 0;
     for (const atom of atoms) if (!predicted.has(atom)) fresh++;
     if (atoms.length > 0 && fresh === 0)
@@ -79,44 +129,23 @@ export function scoreSpans(input: ScoreSpansInput): DiagnosisScores {
     phantoms += resolved.phantom;
     for (const row of resolved.namedRows) named.add(row);
     for (const file of resolved.files) namedFiles.add(file);
-    // Coverage: small spans, in listed order, within the row budget.
     let earns = false;
     if (atoms.length > 0) {
-      if (resolved.rows > parameters.coverageSpanLimit) {
-        warn({
-          code: "span-over-limit",
-          message: `span ${index} covers ${resolved.rows} significant rows, over the ${parameters.coverageSpanLimit}-row limit: it costs precision and earns no coverage`,
-        });
-      } else if (!budgetClosed) {
-        // Rows of atoms an earlier coverage span already holds are not counted twice.
-        let newRows = 0;
-        for (const atom of atoms) if (!coverage.has(atom)) newRows += rowsOfAtom.get(atom) ?? 0;
-        if (budgetUsed + newRows > parameters.coverageRowBudget) {
-          budgetClosed = true;
-        } else {
-          earns = true;
-          budgetUsed += newRows;
-          for (const atom of atoms) coverage.add(atom);
-        }
+      const refusal = ledger.offer(index, resolved);
+      if (refusal) warn(refusal);
+      else {
+        earns = true;
+        earners.push({ index, atoms: new Set(atoms) });
       }
-      if (budgetClosed && !earns && resolved.rows <= parameters.coverageSpanLimit)
-        warn({
-          code: "row-budget-exhausted",
-          message: `span ${index} comes after the ${parameters.coverageRowBudget}-row coverage budget was used up: it earns no coverage`,
-        });
     }
-    earning.push(earns);
     let correct = 0;
     for (const atom of atoms) if (goldAtoms.has(atom)) correct++;
-    const startLine = field<number>(block, "startLine");
-    const endLine = field<number>(block, "endLine");
-    const symbol = field<string>(block, "symbol");
     spanRecords.push({
       kind: resolved.kind,
       path: resolved.path,
-      ...(typeof startLine === "number" && Number.isInteger(startLine) ? { startLine } : {}),
-      ...(typeof endLine === "number" && Number.isInteger(endLine) ? { endLine } : {}),
-      ...(typeof symbol === "string" ? { symbol } : {}),
+      ...(block.startLine !== undefined ? { startLine: block.startLine } : {}),
+      ...(block.endLine !== undefined ? { endLine: block.endLine } : {}),
+      ...(block.symbol !== undefined ? { symbol: block.symbol } : {}),
       definitions: resolved.definitions,
       atoms: atoms.length,
       rows: resolved.rows,
@@ -125,24 +154,18 @@ export function scoreSpans(input: ScoreSpansInput): DiagnosisScores {
       earnsCoverage: earns,
       warnings: codes,
     });
-  });
-  const goldRecords: DiagnosisScores["goldBlocks"] = input.gold.map((side) => {
-    const reachedBy: number[] = [];
-    input.spans.forEach(({ resolved }, index) => {
-      if (!earning[index]) return;
-      const atoms = new Set(resolved.atoms);
-      if (side.atoms.some((atom) => atoms.has(atom))) reachedBy.push(index);
-    });
-    return {
-      path: side.block.path,
-      startLine: side.block.startLine,
-      endLine: side.block.endLine,
-      atoms: side.atoms.length,
-      reached: side.atoms.some((atom) => coverage.has(atom)),
-      reachedBy,
-      fileNamed: namedFiles.has(side.path),
-    };
-  });
+  }
+  const goldRecords: DiagnosisScores["goldBlocks"] = input.gold.map((side) => ({
+    path: side.block.path,
+    startLine: side.block.startLine,
+    endLine: side.block.endLine,
+    atoms: side.atoms.length,
+    reached: side.atoms.some((atom) => ledger.atoms.has(atom)),
+    reachedBy: earners
+      .filter((earner) => side.atoms.some((atom) => earner.atoms.has(atom)))
+      .map((earner) => earner.index),
+    fileNamed: namedFiles.has(side.path),
+  }));
   let correctAtoms = 0;
   for (const atom of predicted) if (goldAtoms.has(atom)) correctAtoms++;
   let correctRows = 0;
@@ -169,8 +192,9 @@ export function scoreSpans(input: ScoreSpansInput): DiagnosisScores {
       goldAtoms: goldAtoms.size,
       correctAtoms,
       phantomAtoms: phantoms,
-      coverageAtoms: coverage.size,
-      coverageRows: budgetUsed,
+      coverageAtoms: ledger.atoms.size,
+      coverageRows: ledger.rows,
+      coverageBudget: input.coverageBudget,
       namedRows: named.size,
       correctRows,
       goldRows: goldRows.size,

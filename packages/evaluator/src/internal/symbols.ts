@@ -100,6 +100,21 @@ const definitionTypes: Record<Language, readonly string[]> = {
   ],
 };
 
+/** Definition node types of functions, methods and constructors (in every language). */
+const CALLABLE_TYPES: ReadonlySet<string> = new Set([
+  "method_declaration",
+  "constructor_declaration",
+  "compact_constructor_declaration",
+  "function_declaration",
+  "function_item",
+  "function_definition",
+]);
+
+/** Is a definition of this node type a function, method or constructor? */
+export function isCallable(kind: string): boolean {
+  return CALLABLE_TYPES.has(kind);
+}
+
 const packageTypes: Partial<Record<Language, string>> = {
   java: "package_declaration",
   go: "package_clause",
@@ -345,6 +360,19 @@ export class SymbolTable {
     return components;
   }
 
+  #definition(index: number, components: string[]): SymbolDefinition {
+    const item = this.#items[index] as RawDefinition;
+    return {
+      components,
+      qualifiedName: components.join(separator[this.#language]),
+      kind: item.kind,
+      startLine: item.startLine,
+      endLine: item.endLine,
+      start: item.start,
+      end: item.end,
+    };
+  }
+
   /** Definitions whose qualified name ends with the query's parts (all overloads), in order. */
   match(query: string): SymbolDefinition[] {
     const wanted = nameParts(query);
@@ -356,17 +384,19 @@ export class SymbolTable {
       if (components.length < wanted.length) continue;
       const offset = components.length - wanted.length;
       if (!wanted.every((part, at) => components[offset + at] === part)) continue;
-      const item = this.#items[index] as RawDefinition;
-      matches.push({
-        components,
-        qualifiedName: components.join(separator[this.#language]),
-        kind: item.kind,
-        startLine: item.startLine,
-        endLine: item.endLine,
-        start: item.start,
-        end: item.end,
-      });
+      matches.push(this.#definition(index, components));
     }
     return matches;
+  }
+
+  /** Every named definition of the file, qualified, in source order (outer first). */
+  all(): SymbolDefinition[] {
+    const { parents } = this.#index();
+    const definitions: SymbolDefinition[] = [];
+    this.#items.forEach((item, index) => {
+      if (item.name !== "")
+        definitions.push(this.#definition(index, this.#components(index, parents)));
+    });
+    return definitions;
   }
 }

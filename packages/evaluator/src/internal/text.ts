@@ -12,16 +12,42 @@ export interface DecodedSource {
 const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const lenient = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 
+/** NUL bytes in the first 8 KiB: not source code. */
+export function isBinary(content: string | Uint8Array): boolean {
+  return typeof content === "string"
+    ? content.slice(0, 8192).includes("\u0000")
+    : content.subarray(0, 8192).includes(0);
+}
+
+/**
+ * The lines holding a character other than space, tab, CR, LF, FF or VT, read straight from
+ * the bytes (no decoding, no parse); 0 for a binary file. A repository's size for the budget.
+ */
+export function nonBlankLines(content: string | Uint8Array): number {
+  if (isBinary(content)) return 0;
+  const code =
+    typeof content === "string"
+      ? (at: number) => content.charCodeAt(at)
+      : (at: number) => content[at] as number;
+  let lines = 0;
+  let blank = true;
+  for (let at = 0; at < content.length; at++) {
+    const c = code(at);
+    if (c === 10) {
+      if (!blank) lines++;
+      blank = true;
+    } else if (blank && c !== 32 && c !== 9 && c !== 13 && c !== 12 && c !== 11) blank = false;
+  }
+  return blank ? lines : lines + 1;
+}
+
 /** Decodes file content: detects binary files, invalid UTF-8 and a BOM (which is dropped). */
 export function decodeSource(content: string | Uint8Array): DecodedSource {
   let text: string;
   let invalidUtf8 = false;
-  let binary = false;
-  if (typeof content === "string") {
-    text = content;
-    binary = content.slice(0, 8192).includes("\u0000");
-  } else {
-    binary = content.subarray(0, 8192).includes(0);
+  const binary = isBinary(content);
+  if (typeof content === "string") text = content;
+  else {
     try {
       text = strict.decode(content);
     } catch {

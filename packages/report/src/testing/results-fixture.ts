@@ -179,6 +179,7 @@ function scoresOf(fixture: FixtureIncident, attempt: FixtureAttempt): DiagnosisS
       phantomAtoms: 0,
       coverageAtoms: 0,
       coverageRows: 0,
+      coverageBudget: 20,
       namedRows: 0,
       correctRows: 0,
       goldRows: 0,
@@ -189,7 +190,14 @@ function scoresOf(fixture: FixtureIncident, attempt: FixtureAttempt): DiagnosisS
       attempt.blocks === undefined
         ? [{ code: "invalid-diagnosis", message: "no valid diagnosis" }]
         : [],
-    parameters: { coverageSpanLimit: 40, coverageRowBudget: 200 },
+    parameters: {
+      coverageSpanLimit: 40,
+      coverageSpanCount: 20,
+      coverageRowBudget: 200,
+      coverageRowFloor: 20,
+      coverageRepoShare: 0.02,
+      maxDiagnosisBlocks: 200,
+    },
     versions: { evaluator: "0.1.0", grammars: {} },
   };
 }
