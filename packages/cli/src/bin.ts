@@ -11,6 +11,13 @@ const onSignal = (name: NodeJS.Signals) => {
 };
 process.on("SIGINT", () => onSignal("SIGINT"));
 process.on("SIGTERM", () => onSignal("SIGTERM"));
+// A reader that stops early (`distdebug dataset list x | head`) closes the pipe: stop quietly
+// with the shell's usual status for a broken pipe instead of an unhandled EPIPE.
+for (const stream of [process.stdout, process.stderr])
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(141);
+    throw error;
+  });
 
 runCli(process.argv.slice(2), processIO(controller.signal)).then(
   (code) => {

@@ -3,6 +3,7 @@ import { DistDebugError } from "@distdebug/schema";
 import { type Command, UsageError } from "./command.js";
 import { type CliIO, processIO } from "./io.js";
 import { commandTable, findCommand } from "./registry.js";
+import { didYouMean } from "./suggest.js";
 
 /** The version of the CLI (the package version). */
 export const CLI_VERSION = "0.1.0";
@@ -54,6 +55,48 @@ export function errorMessage(error: unknown): string {
   return String(error);
 }
 
+/** Exit 2 for an unknown command: a group's subcommands, or the closest command. */
+function unknownCommand(argv: readonly string[], io: CliIO): number {
+  const first = argv[0] ?? "";
+  const group = commandTable.filter((entry) => entry.words.length > 1 && entry.words[0] === first);
+  if (group.length > 0) {
+    const second = argv[1];
+    const names = group.map((entry) => entry.words[1] ?? "");
+    const head =
+      second === undefined || second.startsWith("-")
+        ? `distdebug ${first}: choose a subcommand`
+        : `distdebug ${first}: unknown subcommand ${JSON.stringify(second)}${didYouMean(second, names)}`;
+    io.stderr(
+      `${head}\n${group.map((entry) => `  ${entry.words.join(" ").padEnd(20)} ${entry.summary}`).join("\n")}\n`,
+    );
+    return 2;
+  }
+  const words = new Set(commandTable.map((entry) => entry.words[0] ?? ""));
+  io.stderr(
+    `distdebug: unknown command ${JSON.stringify(first)}${didYouMean(first, words)}; run distdebug --help for the list\n`,
+  );
+  return 2;
+}
+
+/** node:util parseArgs errors in the CLI's words, with "did you mean" for unknown options. */
+function parseErrorMessage(error: unknown, options: readonly string[]): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const text = error instanceof Error ? error.message : String(error);
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const option = /'(-{1,2}[^']+)'/.exec(text)?.[1] ?? "";
+    const name = option.replace(/^-+/, "").split("=")[0] ?? "";
+    const known = [...options, "json", "help"];
+    return `unknown option ${option}${didYouMean(name, known).replace(/mean (\S+)\?/, "mean --$1?")}`;
+  }
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    const option = /'(-{1,2}[^' ]+)/.exec(text)?.[1];
+    return option ? `${option} needs a value` : (text.split("\n")[0] ?? text);
+  }
+  if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
+    return `unexpected argument ${/'([^']+)'/.exec(text)?.[1] ?? ""}`.trimEnd();
+  return text.split("\n")[0] ?? text;
+}
+
 /**
  * Runs `distdebug` with the given arguments and returns its exit code.
  *
@@ -72,12 +115,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO()): 
     return 0;
   }
   const entry = findCommand(argv);
-  if (!entry) {
-    io.stderr(
-      `distdebug: unknown command ${JSON.stringify(argv[0])}; run distdebug --help for the list\n`,
-    );
-    return 2;
-  }
+  if (!entry) return unknownCommand(argv, io);
   const { default: command } = await entry.load();
   const rest = argv.slice(entry.words.length);
   let parsed: ReturnType<typeof parseArgs>;
@@ -97,8 +135,11 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO()): 
       strict: true,
     });
   } catch (error) {
+    const message = parseErrorMessage(error, Object.keys(command.options));
+    if (rest.includes("--json"))
+      io.stdout(`${JSON.stringify({ ok: false, error: { code: "USAGE", message } })}\n`);
     io.stderr(
-      `distdebug ${entry.words.join(" ")}: ${errorMessage(error)}\nUsage: distdebug ${command.usage}\n`,
+      `distdebug ${entry.words.join(" ")}: ${message}\nUsage: distdebug ${command.usage}\n`,
     );
     return 2;
   }

@@ -7,7 +7,13 @@ import {
   selectIncidents,
 } from "@distdebug/dataset";
 import { runBenchmark } from "@distdebug/runner";
-import { DistDebugError, loadConfig, parseRunConfig, type RunConfig } from "@distdebug/schema";
+import {
+  applyOverrides,
+  DistDebugError,
+  loadConfig,
+  parseRunConfig,
+  type RunConfig,
+} from "@distdebug/schema";
 import {
   defineCommand,
   optionalString,
@@ -60,7 +66,14 @@ async function chooseConfig(
     return config;
   }
   const type = agent ?? "baseline";
-  return parseRunConfig({ name: type, agent: { type } }, { source: "--agent" });
+  if (!["baseline", "mini", "command"].includes(type))
+    throw new UsageError(
+      `--agent: expected baseline, mini or command, found ${JSON.stringify(type)}`,
+    );
+  // --set applies to the built-in config too (without --config it names only the agent).
+  return parseRunConfig(applyOverrides({ name: type, agent: { type } }, overrides), {
+    source: overrides.length > 0 ? "--agent and --set" : "--agent",
+  });
 }
 
 export default defineCommand({

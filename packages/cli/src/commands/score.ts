@@ -2,7 +2,17 @@ import { resolve } from "node:path";
 import { formatLeaderboard } from "@distdebug/report";
 import { scoreResults } from "@distdebug/runner";
 import { serialize } from "@distdebug/schema";
+import { DEFAULT_SEED } from "@distdebug/stats";
 import { defineCommand, optionalString, parsePositiveInt, UsageError } from "../command.js";
+
+function parseSeed(text: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value > 0xffff_ffff)
+    throw new UsageError(
+      `--seed: expected a whole number from 0 to 4294967295, found ${JSON.stringify(text)}`,
+    );
+  return value;
+}
 
 export default defineCommand({
   usage: "score <results dir> [--attempts N] [--seed N]",
@@ -13,7 +23,10 @@ export default defineCommand({
       type: "string",
       description: "attempts per incident to count (default: the run's)",
     },
-    seed: { type: "string", description: "bootstrap seed (default 0)" },
+    seed: {
+      type: "string",
+      description: `bootstrap seed, a whole number >= 0 (default ${DEFAULT_SEED})`,
+    },
     "cache-dir": { type: "string", description: "repository and workspace cache" },
   },
   async run(args, io) {
@@ -25,7 +38,7 @@ export default defineCommand({
     const result = await scoreResults({
       outDir: resolve(io.cwd, dir),
       ...(attempts === undefined ? {} : { attempts: parsePositiveInt(attempts, "attempts", 1) }),
-      ...(seed === undefined ? {} : { seed: Number.parseInt(seed, 10) }),
+      ...(seed === undefined ? {} : { seed: parseSeed(seed) }),
       ...(cacheDir === undefined ? {} : { cacheDir: resolve(io.cwd, cacheDir) }),
     });
     if (args.values.json) {

@@ -35,7 +35,9 @@ export function createRunProgress(io: CliIO, mode: "tty" | "plain" | "json") {
     const filled = pending === 0 ? width : Math.round((finished / pending) * width);
     const bar = `${"=".repeat(filled)}${" ".repeat(width - filled)}`;
     const line = `[${bar}] ${finished}/${pending} done · ${failed} failed · ${infra} infra · ${running} running · ${clock(elapsed)} elapsed${eta === undefined ? "" : ` · ETA ${clock(eta)}`} · ${tokens.toLocaleString("en-US")} tokens`;
-    io.stderr(`\r\u001b[2K${line.slice(0, Math.max(20, io.columns - 1))}`);
+    // A terminal that reports 0 columns (some CI pseudo-terminals) is taken as 80 wide.
+    const columns = io.columns > 0 ? io.columns : 80;
+    io.stderr(`\r\u001b[2K${line.slice(0, Math.max(20, columns - 1))}`);
   };
   return {
     onEvent(event: RunEvent) {
