@@ -75,6 +75,11 @@ export const commandTable: CommandEntry[] = [
     load: () => import("./commands/run.js"),
   },
   {
+    words: ["k8s", "job"],
+    summary: "Print a Kubernetes Indexed Job that runs a benchmark in shards",
+    load: () => import("./commands/k8s-job.js"),
+  },
+  {
     words: ["score"],
     summary: "Rescore every attempt of a results folder and write summary.json",
     load: () => import("./commands/score.js"),

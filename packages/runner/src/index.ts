@@ -93,6 +93,7 @@ export {
 } from "./prepared-incident.js";
 export { ATTEMPT_FILES, attemptDir, runInfoPath, summaryPath } from "./results-layout.js";
 export { type RunAttemptOptions, runAttempt } from "./run-attempt.js";
+export { checkShard, incidentsOfShard, parseShard, type Shard, shardOf } from "./shard.js";
 export {
   type RunBenchmarkOptions,
   type RunBenchmarkResult,

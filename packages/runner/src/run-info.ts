@@ -1,6 +1,7 @@
 import { cpus, totalmem } from "node:os";
 import type { RunConfig, RunInfo } from "@distdebug/schema";
 import type { Dataset } from "./dataset/types.js";
+import type { Shard } from "./shard.js";
 import { canonicalJson, sha256Hex } from "./hash.js";
 import { HARNESS_VERSION } from "./version.js";
 
@@ -49,6 +50,7 @@ export function buildRunInfo(options: {
   config: RunConfig;
   dataset: Dataset;
   sandboxBackend?: string;
+  shard?: Shard;
 }): RunInfo {
   const { config, dataset } = options;
   return {
@@ -58,6 +60,7 @@ export function buildRunInfo(options: {
     config,
     configHash: configHash(config),
     harness: { version: HARNESS_VERSION, packages: { "@distdebug/runner": HARNESS_VERSION } },
+    ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
     dataset: {
       name: dataset.index.name,
       version: dataset.index.version,
