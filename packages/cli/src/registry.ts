@@ -70,6 +70,11 @@ export const commandTable: CommandEntry[] = [
     load: () => import("./commands/dataset-check.js"),
   },
   {
+    words: ["dataset", "stats"],
+    summary: "Print a dataset's shape beside the benchmark paper's",
+    load: () => import("./commands/dataset-stats.js"),
+  },
+  {
     words: ["run"],
     summary: "Run an agent on incidents: workspace, sandbox, agent, scoring, resumable",
     load: () => import("./commands/run.js"),

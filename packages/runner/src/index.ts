@@ -45,6 +45,7 @@ export {
   type InvalidDatasetData,
 } from "./dataset/problems.js";
 export { globToRegExp, type IncidentSelection, selectIncidents } from "./dataset/select.js";
+export { type DatasetStats, datasetStats, PAPER_SHAPE } from "./dataset/stats.js";
 export {
   type IncidentTask,
   incidentTask,
@@ -93,7 +94,6 @@ export {
 } from "./prepared-incident.js";
 export { ATTEMPT_FILES, attemptDir, runInfoPath, summaryPath } from "./results-layout.js";
 export { type RunAttemptOptions, runAttempt } from "./run-attempt.js";
-export { checkShard, incidentsOfShard, parseShard, type Shard, shardOf } from "./shard.js";
 export {
   type RunBenchmarkOptions,
   type RunBenchmarkResult,
@@ -106,6 +106,7 @@ export {
   type ScoreResultsResult,
   scoreResults,
 } from "./score-results.js";
+export { checkShard, incidentsOfShard, parseShard, type Shard, shardOf } from "./shard.js";
 export { type CommandLeak, scanCommand, scanTrajectory } from "./submission/leakage-scan.js";
 export {
   MANIFEST_FILE,

@@ -1,8 +1,8 @@
 import { cpus, totalmem } from "node:os";
 import type { RunConfig, RunInfo } from "@distdebug/schema";
 import type { Dataset } from "./dataset/types.js";
-import type { Shard } from "./shard.js";
 import { canonicalJson, sha256Hex } from "./hash.js";
+import type { Shard } from "./shard.js";
 import { HARNESS_VERSION } from "./version.js";
 
 /**

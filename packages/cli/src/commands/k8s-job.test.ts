@@ -67,7 +67,12 @@ describe("distdebug k8s job", () => {
   });
 
   it("takes the API key from a Secret and never writes its value", async () => {
-    const { text, documents } = await manifest(["--secret", "model-keys", "--secret-key", "openai"]);
+    const { text, documents } = await manifest([
+      "--secret",
+      "model-keys",
+      "--secret-key",
+      "openai",
+    ]);
     expect(text).not.toContain(KEY);
     const env = documents[1].spec.template.spec.containers[0].env;
     expect(env).toContainEqual({

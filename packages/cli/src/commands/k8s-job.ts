@@ -28,7 +28,10 @@ export default defineCommand({
     "backoff-limit-per-index": { type: "string", description: "retries per shard (default 2)" },
     name: { type: "string", description: "Job name (default distdebug-<config name>)" },
     namespace: { type: "string", description: "namespace of the objects" },
-    secret: { type: "string", description: "Secret with the API key (default distdebug-model-key)" },
+    secret: {
+      type: "string",
+      description: "Secret with the API key (default distdebug-model-key)",
+    },
     "secret-key": { type: "string", description: "key inside the Secret (default api-key)" },
     "results-claim": {
       type: "string",
@@ -36,7 +39,8 @@ export default defineCommand({
     },
     "cache-claim": {
       type: "string",
-      description: "PersistentVolumeClaim for the repository cache; '' for an emptyDir (default distdebug-cache)",
+      description:
+        "PersistentVolumeClaim for the repository cache; '' for an emptyDir (default distdebug-cache)",
     },
     cpu: { type: "string", description: "CPU request and limit per pod (default 2)" },
     memory: { type: "string", description: "memory request and limit per pod (default 8Gi)" },
@@ -75,7 +79,8 @@ export default defineCommand({
       }),
     });
     const objects = [manifest.configMap.toJSON(), manifest.job.toJSON()];
-    if (args.values.json) io.stdout(`${JSON.stringify({ apiVersion: "v1", kind: "List", items: objects }, null, 2)}\n`);
+    if (args.values.json)
+      io.stdout(`${JSON.stringify({ apiVersion: "v1", kind: "List", items: objects }, null, 2)}\n`);
     else
       io.stdout(
         objects
@@ -98,7 +103,7 @@ function nonNegative(text: string): number {
 function defined<T extends Record<string, unknown>>(
   values: T,
 ): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(
-    Object.entries(values).filter(([, value]) => value !== undefined),
-  ) as { [K in keyof T]?: Exclude<T[K], undefined> };
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
 }

@@ -1,7 +1,7 @@
 import { apiKeyEnvName } from "@distdebug/runner";
 import type { RunConfig } from "@distdebug/schema";
-import { ConfigMap } from "kubernetes-models/v1";
 import { Job } from "kubernetes-models/batch/v1";
+import { ConfigMap } from "kubernetes-models/v1";
 
 /** Options of {@link buildJobManifest}; every default is stated. */
 export interface JobManifestOptions {
@@ -61,7 +61,13 @@ function kubeName(text: string): string {
 }
 
 function runArgs(options: JobManifestOptions): string[] {
-  const args = ["run", "--config", `${CONFIG_DIR}/config.yaml`, "--shard-count", String(options.shards)];
+  const args = [
+    "run",
+    "--config",
+    `${CONFIG_DIR}/config.yaml`,
+    "--shard-count",
+    String(options.shards),
+  ];
   args.push("--cache-dir", CACHE_DIR, "--json");
   if (options.dataset) args.push("--dataset", options.dataset);
   for (const bug of options.bugs ?? []) args.push("--bug", bug);
