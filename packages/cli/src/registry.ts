@@ -75,6 +75,11 @@ export const commandTable: CommandEntry[] = [
     load: () => import("./commands/dataset-stats.js"),
   },
   {
+    words: ["dataset", "verify"],
+    summary: "Check a dataset's labeled incidents against their real repositories",
+    load: () => import("./commands/dataset-verify.js"),
+  },
+  {
     words: ["run"],
     summary: "Run an agent on incidents: workspace, sandbox, agent, scoring, resumable",
     load: () => import("./commands/run.js"),

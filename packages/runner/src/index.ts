@@ -128,4 +128,11 @@ export {
   type VerifySubmissionResult,
   verifySubmission,
 } from "./submission/verify-submission.js";
+export {
+  ADJACENT_ROWS,
+  findMirror,
+  type IncidentVerification,
+  type VerifyIncidentOptions,
+  verifyIncident,
+} from "./verify-incident.js";
 export { HARNESS_VERSION } from "./version.js";

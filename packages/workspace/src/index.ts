@@ -23,4 +23,9 @@ export {
   prepareWorkspace,
   type Replacement,
 } from "./prepare-workspace.js";
-export { type ReadFileAtCommitOptions, readFileAtCommit } from "./read-file-at-commit.js";
+export {
+  type CommitInfo,
+  type ReadFileAtCommitOptions,
+  readCommit,
+  readFileAtCommit,
+} from "./read-file-at-commit.js";
