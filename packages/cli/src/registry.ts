@@ -70,9 +70,24 @@ export const commandTable: CommandEntry[] = [
     load: () => import("./commands/dataset-check.js"),
   },
   {
+    words: ["dataset", "stats"],
+    summary: "Print a dataset's shape beside the benchmark paper's",
+    load: () => import("./commands/dataset-stats.js"),
+  },
+  {
+    words: ["dataset", "verify"],
+    summary: "Check a dataset's labeled incidents against their real repositories",
+    load: () => import("./commands/dataset-verify.js"),
+  },
+  {
     words: ["run"],
     summary: "Run an agent on incidents: workspace, sandbox, agent, scoring, resumable",
     load: () => import("./commands/run.js"),
+  },
+  {
+    words: ["k8s", "job"],
+    summary: "Print a Kubernetes Indexed Job that runs a benchmark in shards",
+    load: () => import("./commands/k8s-job.js"),
   },
   {
     words: ["score"],

@@ -16,4 +16,12 @@ export {
   type ScoreResultsResult,
   scoreResults,
 } from "./score-results.js";
+export { checkShard, incidentsOfShard, parseShard, type Shard, shardOf } from "./shard.js";
+export {
+  ADJACENT_ROWS,
+  findMirror,
+  type IncidentVerification,
+  type VerifyIncidentOptions,
+  verifyIncident,
+} from "./verify-incident.js";
 export { HARNESS_VERSION } from "./version.js";

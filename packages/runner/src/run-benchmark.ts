@@ -22,6 +22,7 @@ import type { RunEventListener } from "./events.js";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
 import { runAttempt } from "./run-attempt.js";
 import { attemptInputHash, buildRunInfo, configHash } from "./run-info.js";
+import { incidentsOfShard, type Shard } from "./shard.js";
 import { removeDeadWorkDirs } from "./work-dirs.js";
 
 /** Options of {@link runBenchmark}. */
@@ -31,6 +32,11 @@ export interface RunBenchmarkOptions {
   dataset: Dataset;
   /** The incidents to run; default every incident of the dataset. */
   incidents?: readonly DatasetIncident[];
+  /**
+   * Run only this shard's incidents (see {@link shardOf}); run.json records it. A results
+   * folder holds one shard: another shard of the same run needs its own `outDir`.
+   */
+  shard?: Shard;
   /** Attempts per incident; default `config.run.attempts`. */
   attempts?: number;
   /** The results folder. */
@@ -62,12 +68,20 @@ export interface RunBenchmarkResult {
   interrupted: boolean;
 }
 
+function shardLabel(shard: Shard | undefined): string {
+  return shard ? `shard ${shard.index}/${shard.count}` : "an unsharded run";
+}
+
 /** Writes run.json, refusing a results folder that belongs to another configuration. */
 async function claimResultsDir(
   options: RunBenchmarkOptions,
   emit: RunEventListener,
 ): Promise<void> {
-  const info = buildRunInfo({ config: options.config, dataset: options.dataset });
+  const info = buildRunInfo({
+    config: options.config,
+    dataset: options.dataset,
+    ...(options.shard ? { shard: options.shard } : {}),
+  });
   const previous = await readRunInfo(options.outDir).then(
     (file) => file?.value,
     (error: unknown) => {
@@ -84,6 +98,13 @@ async function claimResultsDir(
         code: "RESULTS_CONFLICT",
         message: `${options.outDir} holds results of the configuration "${previous.name}", not "${info.name}"; choose another --out`,
         data: { outDir: options.outDir, existing: previous.name, requested: info.name },
+      });
+    }
+    if (shardLabel(previous.shard) !== shardLabel(info.shard)) {
+      throw new DistDebugError({
+        code: "RESULTS_CONFLICT",
+        message: `${options.outDir} holds ${shardLabel(previous.shard)} of "${previous.name}", not ${shardLabel(info.shard)}; give each shard its own --out`,
+        data: { outDir: options.outDir, existing: previous.shard, requested: info.shard },
       });
     }
     if (previous.configHash !== info.configHash) {
@@ -136,7 +157,8 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
   };
   const resolvedConfig = resolveConfigEnv(config, options.env ?? process.env);
   const agent = options.agent ?? agentFor(config, options.env ?? process.env);
-  const incidents = options.incidents ?? options.dataset.incidents;
+  const selected = options.incidents ?? options.dataset.incidents;
+  const incidents = options.shard ? incidentsOfShard(selected, options.shard) : selected;
   const attemptsPerIncident = options.attempts ?? config.run.attempts;
   const concurrency = Math.max(1, options.concurrency ?? config.run.concurrency);
   const cacheDir = options.cacheDir ?? defaultCacheDir(options.env ?? process.env);

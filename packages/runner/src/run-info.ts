@@ -1,6 +1,7 @@
 import { cpus, totalmem } from "node:os";
 import type { Dataset } from "@distdebug/dataset";
 import { canonicalJson, type RunConfig, type RunInfo, sha256Hex } from "@distdebug/schema";
+import type { Shard } from "./shard.js";
 import { HARNESS_VERSION } from "./version.js";
 
 /**
@@ -48,6 +49,7 @@ export function buildRunInfo(options: {
   config: RunConfig;
   dataset: Dataset;
   sandboxBackend?: string;
+  shard?: Shard;
 }): RunInfo {
   const { config, dataset } = options;
   return {
@@ -57,6 +59,7 @@ export function buildRunInfo(options: {
     config,
     configHash: configHash(config),
     harness: { version: HARNESS_VERSION, packages: { "@distdebug/runner": HARNESS_VERSION } },
+    ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
     dataset: {
       name: dataset.index.name,
       version: dataset.index.version,

@@ -15,6 +15,15 @@ export const RunInfo = z.object({
     version: z.string(),
     packages: z.record(z.string(), z.string()),
   }),
+  /** Present when the run is one shard of a larger run (`distdebug run --shard i/n`). */
+  shard: z
+    .object({
+      /** 1-based shard number. */
+      index: z.number().int().min(1),
+      /** Number of shards. */
+      count: z.number().int().min(1),
+    })
+    .optional(),
   dataset: z.object({
     name: z.string(),
     version: z.string(),

@@ -32,5 +32,10 @@ export {
   prepareWorkspace,
   type Replacement,
 } from "./prepare-workspace.js";
-export { type ReadFileAtCommitOptions, readFileAtCommit } from "./read-file-at-commit.js";
+export {
+  type CommitInfo,
+  type ReadFileAtCommitOptions,
+  readCommit,
+  readFileAtCommit,
+} from "./read-file-at-commit.js";
 export { type WriteBareRepositoryOptions, writeBareRepository } from "./write-repository.js";

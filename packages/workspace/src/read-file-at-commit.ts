@@ -1,7 +1,20 @@
 import { DistDebugError } from "@distdebug/schema";
 import { type GitEngine, openReader } from "./engine.js";
+import { commitParents } from "./fix-lines.js";
 import { commitTree, entryKind, parseTree } from "./git-objects.js";
 import { defaultCacheDir, isUrl, localGitDir, openSource } from "./internal/source-repo.js";
+
+/** The git folder of a local repository, or of a URL's clone in the cache. */
+function gitdirOf(options: { source: string; commit: string; cacheDir?: string }): Promise<string> {
+  return isUrl(options.source)
+    ? openSource({
+        source: options.source,
+        cacheDir: options.cacheDir ?? defaultCacheDir(),
+        commit: options.commit,
+        hasCommit: async () => true,
+      })
+    : localGitDir(options.source);
+}
 
 /** Options of {@link readFileAtCommit}. */
 export interface ReadFileAtCommitOptions {
@@ -26,14 +39,7 @@ export interface ReadFileAtCommitOptions {
  * ```
  */
 export async function readFileAtCommit(options: ReadFileAtCommitOptions): Promise<Buffer> {
-  const gitdir = isUrl(options.source)
-    ? await openSource({
-        source: options.source,
-        cacheDir: options.cacheDir ?? defaultCacheDir(),
-        commit: options.commit,
-        hasCommit: async () => true,
-      })
-    : await localGitDir(options.source);
+  const gitdir = await gitdirOf(options);
   const reader = await openReader(gitdir, options.engine);
   try {
     const commit = await reader.resolve(options.commit);
@@ -57,6 +63,50 @@ export async function readFileAtCommit(options: ReadFileAtCommitOptions): Promis
     }
     const [blob] = await reader.readMany([oid]);
     return blob?.content ?? Buffer.alloc(0);
+  } finally {
+    await reader.close();
+  }
+}
+
+/** A commit's id, tree and parents (see {@link readCommit}). */
+export interface CommitInfo {
+  id: string;
+  tree: string;
+  parents: string[];
+}
+
+/**
+ * Reads a commit's tree and parents from a local repository (or a URL already in the cache).
+ * Throws `WORKSPACE_ERROR` when the revision is not a commit there.
+ *
+ * @example
+ * ```ts
+ * const { parents } = await readCommit({ source: mirror, commit: fixCommit });
+ * ```
+ */
+export async function readCommit(
+  options: Omit<ReadFileAtCommitOptions, "path">,
+): Promise<CommitInfo> {
+  const gitdir = await gitdirOf(options);
+  const reader = await openReader(gitdir, options.engine);
+  try {
+    const id = await reader.resolve(options.commit);
+    const [object] = await reader.readMany([id]);
+    if (object?.type !== "commit")
+      throw new DistDebugError({
+        code: "WORKSPACE_ERROR",
+        message: `${options.commit} is not a commit of ${options.source}`,
+        data: { commit: options.commit },
+      });
+    return { id, tree: commitTree(object.content), parents: commitParents(object.content) };
+  } catch (error) {
+    if (DistDebugError.isInstance(error)) throw error;
+    throw new DistDebugError({
+      code: "WORKSPACE_ERROR",
+      message: `${options.commit}: no such commit in ${options.source}`,
+      data: { commit: options.commit },
+      cause: error,
+    });
   } finally {
     await reader.close();
   }

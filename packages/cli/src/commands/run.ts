@@ -22,6 +22,7 @@ import {
   UsageError,
 } from "../command.js";
 import { createRunProgress } from "../render/run-progress.js";
+import { shardFromArgs, shardOptions, shardOutName } from "../shard-options.js";
 
 async function chooseDataset(
   datasetDir: string | undefined,
@@ -78,7 +79,7 @@ async function chooseConfig(
 
 export default defineCommand({
   usage:
-    "run [--config <file>]... [--agent baseline|mini|command] [--dataset <dir>] [--bug <id|glob>]... [--runs N] [--concurrency N] [--out <dir>] [--redo]",
+    "run [--config <file>]... [--agent baseline|mini|command] [--dataset <dir>] [--bug <id|glob>]... [--runs N] [--concurrency N] [--out <dir>] [--redo] [--shard i/n]",
   description:
     "Runs an agent on incidents: an anonymized workspace per attempt, the leakage check, the sandbox, the agent, and scoring. Finished attempts are reused (resume is the default); Ctrl-C stops starting attempts and ends running ones as interrupted. Without --dataset, --bug looks the id up in the bundled datasets (the example dataset, then the real-incident catalog); without --bug the whole offline example dataset runs.",
   options: {
@@ -106,8 +107,10 @@ export default defineCommand({
       type: "string",
       description: "repository and workspace cache (default ~/.cache/distdebug)",
     },
+    ...shardOptions,
   },
   async run(args, io) {
+    const shard = shardFromArgs(args, io.env);
     const bugs = stringList(args, "bug");
     const config = await chooseConfig(
       stringList(args, "config"),
@@ -122,7 +125,7 @@ export default defineCommand({
       throw new UsageError(`no incident of ${dataset.dir} matches ${bugs.join(", ")}`);
     const outDir = resolve(
       io.cwd,
-      optionalString(args, "out") ?? `results/${config.name ?? "run"}`,
+      optionalString(args, "out") ?? `results/${shardOutName(config.name ?? "run", shard)}`,
     );
     const runs = optionalString(args, "runs");
     const concurrency = optionalString(args, "concurrency");
@@ -139,6 +142,7 @@ export default defineCommand({
         : { concurrency: parsePositiveInt(concurrency, "concurrency", 1) }),
       ...(cacheDir === undefined ? {} : { cacheDir: resolve(io.cwd, cacheDir) }),
       redo: Boolean(args.values.redo),
+      ...(shard ? { shard } : {}),
       env: io.env,
       ...(io.signal ? { signal: io.signal } : {}),
       onEvent: progress.onEvent,

@@ -1,0 +1,65 @@
+import { resolve } from "node:path";
+import { type DatasetStats, datasetStats, loadDataset } from "@distdebug/dataset";
+import { defineCommand, UsageError } from "../command.js";
+
+function percent(value: number): string {
+  return `${Math.round(value * 100)}%`;
+}
+
+function counts(record: Record<string, number | undefined>): string {
+  return Object.entries(record)
+    .filter(([, count]) => (count ?? 0) > 0)
+    .sort(([a, x], [b, y]) => (y ?? 0) - (x ?? 0) || a.localeCompare(b))
+    .map(([name, count]) => `${name} ${count}`)
+    .join(", ");
+}
+
+function blocksPerIncident(record: Record<string, number>): string {
+  return Object.entries(record)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([blocks, incidents]) => `${incidents} with ${blocks}`)
+    .join(", ");
+}
+
+/** The stats table: one fact a line, the paper's figure beside it where it has one. */
+export function renderStats(stats: DatasetStats): string {
+  const { paper } = stats;
+  const rows: [string, string][] = [
+    ["incidents", `${stats.incidents} (${stats.labeled} labeled)`],
+    ["systems", counts(stats.systems)],
+    ["languages", counts(stats.languages)],
+    ["categories", counts(stats.categories)],
+    [
+      "no causal method in report",
+      `${percent(stats.reportWithoutCausalMethod)} (paper ${percent(paper.reportWithoutCausalMethod)})`,
+    ],
+    [
+      "no usable stack trace",
+      `${percent(stats.withoutUsableStackTrace)} (paper ${percent(paper.withoutUsableStackTrace)})`,
+    ],
+    ["more than one block", `${percent(stats.multiBlock)} (paper ${percent(paper.multiBlock)})`],
+    [
+      "blocks per incident",
+      `${stats.meanBlocksPerIncident.toFixed(2)} mean; incidents by block count: ${blocksPerIncident(stats.blocksPerIncident)}`,
+    ],
+    [
+      "median block length",
+      `${stats.medianBlockLines} lines over ${stats.blocks} blocks (paper ${paper.medianBlockLines})`,
+    ],
+  ];
+  const width = Math.max(...rows.map(([name]) => name.length));
+  return `${rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join("\n")}\n`;
+}
+
+export default defineCommand({
+  usage: "dataset stats <dir>",
+  description:
+    "Prints a dataset's shape beside the benchmark paper's: systems, languages, categories, the share of reports that do not name the causal method or have no usable stack trace, gold blocks per incident and the median block length. Reads only the dataset's files (no repository).",
+  options: {},
+  async run(args, io) {
+    if (args.positionals.length !== 1) throw new UsageError("name one dataset folder");
+    const stats = await datasetStats(await loadDataset(resolve(io.cwd, args.positionals[0]!)));
+    io.stdout(args.values.json ? `${JSON.stringify(stats, null, 2)}\n` : renderStats(stats));
+    return 0;
+  },
+});

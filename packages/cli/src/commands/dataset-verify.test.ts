@@ -1,0 +1,156 @@
+import { join } from "node:path";
+import { gitdir, testdir } from "@distdebug/test-utils";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../cli.js";
+import { captureIO } from "../testing/capture-io.js";
+
+// A real repository: a buggy revision and its fix, then a later commit.
+const BUGGY = [
+  "package raft",
+  "",
+  "func (r *raft) step(m Message) {",
+  "\tif m.Term < r.Term {",
+  "\t\treturn",
+  "\t}",
+  "\tr.apply(m)",
+  "}",
+  "",
+  "func (r *raft) tick() {",
+  "\tr.elapsed++",
+  "}",
+  "",
+].join("\n");
+const FIXED = BUGGY.replace(
+  "\tr.apply(m)",
+  "\tif m.Index > r.committedIndexForCatalog {\n\t\tr.apply(m)\n\t}",
+);
+
+let repo: { dir: string; commits: string[] };
+let cacheDir: string;
+
+beforeAll(async () => {
+  repo = await gitdir({
+    commits: [
+      { files: { "raft/raft.go": BUGGY, "README.md": "raft\n" }, message: "import" },
+      { files: { "raft/raft.go": FIXED }, message: "RAFT-7: apply only committed entries" },
+      { files: { "README.md": "raft, fixed RAFT-7\n" }, message: "notes" },
+    ],
+  });
+  cacheDir = await testdir();
+});
+
+type Block = { path: string; startLine: number; endLine: number; note?: string };
+
+async function catalog(options: { buggy?: string; blocks?: Block[]; needles?: string[] } = {}) {
+  const [buggy, fix] = repo.commits as [string, string];
+  const incident = {
+    format: "distdebug.incident/1",
+    id: "raft-7",
+    title: "Followers apply entries that are not committed",
+    system: "raft",
+    languages: ["go"],
+    repository: { url: "https://github.com/example/raft", buggyCommit: options.buggy ?? buggy },
+    category: "logic",
+    clues: { reportNamesCausalMethod: false, usableStackTrace: false },
+    report: "report.md",
+    artifacts: [],
+    provenance: {
+      issue: "RAFT-7",
+      fixCommits: [fix],
+      repository: "example/raft",
+      text: "report written for this catalog",
+    },
+  };
+  const gold = {
+    format: "distdebug.gold/1",
+    incidentId: "raft-7",
+    blocks: options.blocks ?? [
+      { path: "raft/raft.go", startLine: 7, endLine: 7, note: "applies without checking" },
+    ],
+    fix: { commit: fix },
+    needles: options.needles ?? ["RAFT-7", "r.committedIndexForCatalog"],
+  };
+  return testdir({
+    "dataset.json": JSON.stringify({
+      format: "distdebug.dataset/1",
+      name: "t",
+      version: "1",
+      incidents: ["raft-7"],
+      requireGold: false,
+    }),
+    "raft-7/incident.json": JSON.stringify(incident),
+    "raft-7/report.md": "Followers sometimes apply entries before the leader commits them.\n",
+    "raft-7/gold.json": JSON.stringify(gold),
+  });
+}
+
+async function verify(dir: string) {
+  const io = captureIO();
+  const code = await runCli(
+    [
+      "dataset",
+      "verify",
+      dir,
+      "--mirror",
+      `example/raft=${repo.dir}`,
+      "--cache-dir",
+      cacheDir,
+      "--json",
+    ],
+    io,
+  );
+  return { code, result: JSON.parse(io.out()).results[0] };
+}
+
+describe("distdebug dataset verify", () => {
+  it("passes an incident whose commits, blocks and needles agree with the repository", async () => {
+    const { code, result } = await verify(await catalog());
+    expect(result).toMatchObject({ id: "raft-7", ok: true, problems: [], notes: [] });
+    expect(code).toBe(0);
+  });
+
+  it("fails when the buggy commit is not the fix's parent", async () => {
+    const { code, result } = await verify(await catalog({ buggy: repo.commits[2]! }));
+    expect(code).toBe(1);
+    expect(result.problems.join("\n")).toMatch(/expected exactly the buggy commit/);
+  });
+
+  it("fails a block past the end of its file, and one far from the fix without a note", async () => {
+    const blocks = [
+      { path: "raft/raft.go", startLine: 12, endLine: 40, note: "x" },
+      { path: "raft/raft.go", startLine: 3, endLine: 3 },
+    ];
+    const { result } = await verify(await catalog({ blocks }));
+    expect(result.problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/12-40 ends past the file's 12 lines/),
+        expect.stringMatching(/3-3 is not touched by or adjacent to the fix and has no note/),
+      ]),
+    );
+  });
+
+  it("lists a block away from the fix as a note when its note says why", async () => {
+    const blocks = [
+      { path: "raft/raft.go", startLine: 7, endLine: 7, note: "applies without checking" },
+      { path: "raft/raft.go", startLine: 11, endLine: 11, note: "tick advances without a bound" },
+    ];
+    const { code, result } = await verify(await catalog({ blocks }));
+    expect(code).toBe(0);
+    expect(result.notes).toEqual([expect.stringMatching(/11-11 is not touched.*tick advances/)]);
+  });
+
+  it("fails a needle that already occurs at the buggy revision (not distinctive)", async () => {
+    const { result } = await verify(await catalog({ needles: ["RAFT-7", "r.apply(m)"] }));
+    expect(result.ok).toBe(false);
+    expect(result.problems.join("\n")).toMatch(
+      /needle "r\.apply\(m\)" occurs at the buggy revision/,
+    );
+  });
+});
+
+describe("the catalog", () => {
+  it("passes dataset check (every incident's files and rules that need no repository)", async () => {
+    const io = captureIO();
+    expect(await runCli(["dataset", "check", join("datasets", "catalog")], io)).toBe(0);
+  });
+});

@@ -1,0 +1,74 @@
+import { mkdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { defaultCacheDir, globToRegExp, loadDataset } from "@distdebug/dataset";
+import { findMirror, type IncidentVerification, verifyIncident } from "@distdebug/runner";
+import { defineCommand, optionalString, stringList, UsageError } from "../command.js";
+
+function mirrorOptions(values: string[], cwd: string) {
+  const dirs: string[] = [];
+  const map: Record<string, string> = {};
+  for (const value of values) {
+    const mapping = /^([^=/]+\/[^=/]+)=(.+)$/.exec(value);
+    if (mapping) map[mapping[1]!] = resolve(cwd, mapping[2]!);
+    else dirs.push(resolve(cwd, value));
+  }
+  return { dirs, map };
+}
+
+function render(result: IncidentVerification, seconds: number): string {
+  const head = `${result.ok ? "ok   " : "FAIL "} ${result.id} (${seconds.toFixed(1)} s)`;
+  const lines = [
+    ...result.problems.map((line) => `      problem: ${line}`),
+    ...result.notes.map((line) => `      note: ${line}`),
+  ];
+  return `${[head, ...lines].join("\n")}\n`;
+}
+
+export default defineCommand({
+  usage: "dataset verify <dir> [--mirror <folder | owner/name=<gitdir>>]... [--bug <id|glob>]...",
+  description:
+    "Checks each labeled incident of a dataset against its real repository (CATALOG.md): the commits exist and the first fix's only parent is the buggy commit, every gold block lies inside its file and is touched by or adjacent to the fix (else its note must say why), the workspace prepares, no needle occurs at the buggy revision and the leakage check is clean. Repositories come from --mirror (a folder of mirrors, or an explicit owner/name=<gitdir>), else they are cloned into the cache. Exits 1 when any incident fails.",
+  options: {
+    mirror: {
+      type: "string",
+      multiple: true,
+      description: "a folder of local mirrors, or owner/name=<gitdir> (repeatable)",
+    },
+    bug: { type: "string", multiple: true, description: "incident id or glob (repeatable)" },
+    "cache-dir": { type: "string", description: "repository and scratch cache" },
+  },
+  async run(args, io) {
+    if (args.positionals.length !== 1) throw new UsageError("name one dataset folder");
+    const dataset = await loadDataset(resolve(io.cwd, args.positionals[0]!));
+    const patterns = stringList(args, "bug").map(globToRegExp);
+    const incidents = dataset.incidents.filter(
+      (entry) =>
+        entry.scorable && (patterns.length === 0 || patterns.some((p) => p.test(entry.id))),
+    );
+    const mirrors = mirrorOptions(stringList(args, "mirror"), io.cwd);
+    const cacheText = optionalString(args, "cache-dir");
+    const cacheDir = cacheText ? resolve(io.cwd, cacheText) : defaultCacheDir(io.env);
+    await mkdir(join(cacheDir, "tmp"), { recursive: true });
+    const results: (IncidentVerification & { seconds: number })[] = [];
+    for (const incident of incidents) {
+      const started = performance.now();
+      const source =
+        incident.repository.kind === "remote"
+          ? await findMirror(incident.repository.url, mirrors)
+          : undefined;
+      const result = await verifyIncident({
+        incident,
+        cacheDir: join(cacheDir, "tmp"),
+        ...(source ? { source } : {}),
+        ...(io.signal ? { signal: io.signal } : {}),
+      });
+      const seconds = (performance.now() - started) / 1000;
+      results.push({ ...result, seconds });
+      if (!args.values.json) io.stdout(render(result, seconds));
+    }
+    const failed = results.filter((result) => !result.ok).length;
+    if (args.values.json) io.stdout(`${JSON.stringify({ ok: failed === 0, results }, null, 2)}\n`);
+    else io.stdout(`${results.length - failed} of ${results.length} incidents verified\n`);
+    return failed === 0 ? 0 : 1;
+  },
+});
