@@ -58,7 +58,8 @@ const TABLE: Record<string, { packages: readonly string[] | "*"; thirdParty: rea
       packages: ["@distdebug/schema", "@distdebug/stats", "@distdebug/results"],
       thirdParty: [],
     },
-    distdebug: { packages: "*", thirdParty: [] },
+    // `k8s job` builds its manifest with the Kubernetes schemas and prints YAML.
+    distdebug: { packages: "*", thirdParty: ["kubernetes-models", "yaml"] },
     "@distdebug/test-utils": { packages: "*", thirdParty: ["*"] },
   };
 
