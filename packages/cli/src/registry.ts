@@ -85,6 +85,11 @@ export const commandTable: CommandEntry[] = [
     load: () => import("./commands/run.js"),
   },
   {
+    words: ["merge"],
+    summary: "Merge results folders of one run (its shards) and score the result",
+    load: () => import("./commands/merge.js"),
+  },
+  {
     words: ["k8s", "job"],
     summary: "Print a Kubernetes Indexed Job that runs a benchmark in shards",
     load: () => import("./commands/k8s-job.js"),

@@ -14,6 +14,13 @@ export {
   summaryPath,
 } from "./layout.js";
 export {
+  type MergeEvent,
+  type MergeGap,
+  type MergeResultsOptions,
+  type MergeResultsResult,
+  mergeResults,
+} from "./merge-results.js";
+export {
   type AttemptFolder,
   listAttemptFolders,
   type ReadResultsFileOptions,
