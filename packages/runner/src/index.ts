@@ -10,10 +10,9 @@ export {
   type RunBenchmarkResult,
   runBenchmark,
 } from "./run-benchmark.js";
-export { attemptInputHash, buildRunInfo, configHash, configIdentity } from "./run-info.js";
+export { attemptInputHash } from "./run-info.js";
 export {
   type ScoreResultsOptions,
   type ScoreResultsResult,
   scoreResults,
 } from "./score-results.js";
-export { HARNESS_VERSION } from "./version.js";
