@@ -1,47 +1,15 @@
-export type {
-  Agent,
-  AgentContext,
-  AgentOutcome,
-  AgentSetup,
-  AgentSetupContext,
-} from "./agent.js";
-export {
-  BASELINE_PROGRAM_PATH,
-  baselineAgent,
-  baselineProgramFile,
-  DEFAULT_BASELINE_ROW_BUDGET,
-} from "./baseline/baseline-agent.js";
-export {
-  type CommandAgentOptions,
-  commandAgentEnv,
-  createCommandAgent,
-} from "./command/command-agent.js";
-export { mergeTrajectory } from "./command/merge-trajectory.js";
+export type { Agent, AgentContext, AgentOutcome, AgentSetup, AgentSetupContext } from "./agent.js";
+export { baselineAgent } from "./baseline/baseline-agent.js";
+export { type CommandAgentOptions, createCommandAgent } from "./command/command-agent.js";
 export type { AgentEvent, AgentEventListener } from "./events.js";
+export { forwarderProgramFile } from "./gateway/forwarder.js";
 export {
-  FORWARDER_PROGRAM_PATH,
-  forwarderProgramFile,
-  GATEWAY_PLACEHOLDER_KEY,
-  SANDBOX_NODE_PATH,
-} from "./gateway/forwarder.js";
-export {
-  DEFAULT_BASE_URLS,
-  GATEWAY_ROUTES,
   type ModelGateway,
   type StartGatewayOptions,
   startGateway,
 } from "./gateway/gateway-server.js";
 export { createMiniAgent, type MiniAgentOptions } from "./mini/mini-agent.js";
-export {
-  DEFAULT_FORMAT_ERROR_TEMPLATE,
-  DEFAULT_INSTANCE_TEMPLATE,
-  DEFAULT_SYSTEM_TEMPLATE,
-  renderTemplate,
-  SUBMIT_SENTINEL,
-  TEMPLATE_VARIABLES,
-  type TemplateVariable,
-} from "./mini/templates.js";
-export { apiKeyEnvName, resolveApiKey } from "./model/api-key.js";
+export { SUBMIT_SENTINEL } from "./mini/templates.js";
 export {
   type CompleteOptions,
   type CreateModelClientOptions,
@@ -50,8 +18,7 @@ export {
   type ModelMessage,
   type ModelReply,
 } from "./model/model-client.js";
-export { addUsage, type CallTokens, costOf } from "./model/pricing.js";
+export { type CallTokens, costOf } from "./model/pricing.js";
 export { type RetryOptions, withRetries } from "./model/retry.js";
 export { type MeteredCall, type UsageBudget, UsageMeter } from "./model/usage-meter.js";
-export { anthropicUsage, openAiUsage } from "./model/wire-usage.js";
 export { agentFor } from "./registry.js";

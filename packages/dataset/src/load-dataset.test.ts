@@ -15,6 +15,17 @@ async function editJson(path: string, edit: (value: Record<string, unknown>) => 
   await writeFile(path, JSON.stringify(value, null, 2));
 }
 
+/** A dataset folder holding a copy of one example incident. */
+async function oneIncidentCopy(id: string): Promise<string> {
+  const dir = await testdir();
+  await cp(join(examples, id), join(dir, id), { recursive: true });
+  await writeFile(
+    join(dir, "dataset.json"),
+    JSON.stringify({ format: "distdebug.dataset/1", name: "x", version: "1", incidents: [id] }),
+  );
+  return dir;
+}
+
 describe("the example dataset", () => {
   it("loads with the counts the issue requires", async () => {
     const check = await checkDataset(examples);
@@ -143,17 +154,7 @@ describe("a broken copy", () => {
   });
 
   it("reports commit ids that do not match the repository data, and a bad edit", async () => {
-    const dir = await testdir();
-    await cp(join(examples, "zklite-142"), join(dir, "zklite-142"), { recursive: true });
-    await writeFile(
-      join(dir, "dataset.json"),
-      JSON.stringify({
-        format: "distdebug.dataset/1",
-        name: "x",
-        version: "1",
-        incidents: ["zklite-142"],
-      }),
-    );
+    const dir = await oneIncidentCopy("zklite-142");
     await editJson(join(dir, "zklite-142/incident.json"), (incident) => {
       (incident.repository as { buggyCommit: string }).buggyCommit = "a".repeat(40);
     });
@@ -182,17 +183,7 @@ describe("a broken copy", () => {
   });
 
   it("reports schema problems of repo/history.json with their JSON paths", async () => {
-    const dir = await testdir();
-    await cp(join(examples, "zklite-142"), join(dir, "zklite-142"), { recursive: true });
-    await writeFile(
-      join(dir, "dataset.json"),
-      JSON.stringify({
-        format: "distdebug.dataset/1",
-        name: "x",
-        version: "1",
-        incidents: ["zklite-142"],
-      }),
-    );
+    const dir = await oneIncidentCopy("zklite-142");
     await editJson(join(dir, "zklite-142/repo/history.json"), (history) => {
       (history.commits as { date: string }[])[0]!.date = "yesterday";
     });
@@ -208,17 +199,7 @@ describe("a broken copy", () => {
   });
 
   it("reports a tree that the history does not produce and an artifact outside the folder", async () => {
-    const dir = await testdir();
-    await cp(join(examples, "swimlite-27"), join(dir, "swimlite-27"), { recursive: true });
-    await writeFile(
-      join(dir, "dataset.json"),
-      JSON.stringify({
-        format: "distdebug.dataset/1",
-        name: "x",
-        version: "1",
-        incidents: ["swimlite-27"],
-      }),
-    );
+    const dir = await oneIncidentCopy("swimlite-27");
     await writeFile(join(dir, "swimlite-27/repo/tree/src/extra.c"), "int extra;\n");
     await editJson(join(dir, "swimlite-27/incident.json"), (incident) => {
       (incident.artifacts as { path: string }[])[0]!.path = "../zklite-142/gold.json";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { formatEstimate } from "@distdebug/stats";
-import { testdir } from "@distdebug/test-utils";
+import { repoPath, testdir } from "@distdebug/test-utils";
 import { type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { leaderboardRow } from "./leaderboard.js";
@@ -13,7 +13,7 @@ import { writeResultsFixture } from "./testing/results-fixture.js";
 import { writeReport } from "./write-report.js";
 
 /** Screenshots land here (gitignored), for people to look at. */
-const artifacts = new URL("../../../test-artifacts/report/", import.meta.url).pathname;
+const artifacts = repoPath("test-artifacts/report/");
 
 let context: BrowserContext;
 

@@ -10,7 +10,7 @@ export {
   type RunBenchmarkResult,
   runBenchmark,
 } from "./run-benchmark.js";
-export { attemptInputHash, buildRunInfo, configHash, configIdentity } from "./run-info.js";
+export { attemptInputHash } from "./run-info.js";
 export {
   type ScoreResultsOptions,
   type ScoreResultsResult,
@@ -24,4 +24,3 @@ export {
   type VerifyIncidentOptions,
   verifyIncident,
 } from "./verify-incident.js";
-export { HARNESS_VERSION } from "./version.js";

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Agent, AgentOutcome } from "@distdebug/agents";
 import { type DatasetIncident, writeAgentTaskFolder } from "@distdebug/dataset";
-import { ATTEMPT_FILES, stageAttemptFolder } from "@distdebug/results";
+import { ATTEMPT_FILES, attemptPath, stageAttemptFolder } from "@distdebug/results";
 import { createSandbox } from "@distdebug/sandbox";
 import {
   type Attempt,
@@ -193,7 +193,7 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
       await writeOutput(ATTEMPT_FILES.diagnosis, diagnosisBytes);
       try {
         diagnosis = parseDiagnosis(diagnosisBytes, {
-          source: `${incidentId}/attempt-${attempt}/diagnosis.json`,
+          source: attemptPath(incidentId, attempt, ATTEMPT_FILES.diagnosis),
         });
       } catch (invalid) {
         if (status === "succeeded") {
@@ -210,7 +210,7 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
     if (trajectoryBytes && trajectoryBytes.length <= MAX_AGENT_FILE_BYTES) {
       try {
         trajectory = parseTrajectory(trajectoryBytes, {
-          source: `${incidentId}/attempt-${attempt}/trajectory.json`,
+          source: attemptPath(incidentId, attempt, ATTEMPT_FILES.trajectory),
         });
       } catch {
         // Kept as written below for inspection; the harness's own record is used when it has one.

@@ -2,12 +2,17 @@ import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildIncidentRepository, loadDataset } from "@distdebug/dataset";
 import { parseRunConfig } from "@distdebug/schema";
-import { type GitHttpServer, gitHttpServer, testdir } from "@distdebug/test-utils";
+import {
+  exampleDatasetDir,
+  type GitHttpServer,
+  gitHttpServer,
+  testdir,
+} from "@distdebug/test-utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBenchmark } from "./run-benchmark.js";
 import { scoreResults } from "./score-results.js";
 
-const exampleDir = new URL("../../../examples/dataset", import.meta.url).pathname;
+const exampleDir = exampleDatasetDir();
 const ID = "zklite-142";
 let server: GitHttpServer;
 let datasetDir: string;

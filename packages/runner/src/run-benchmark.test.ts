@@ -10,13 +10,13 @@ import {
   parseRunConfig,
   type RunConfig,
 } from "@distdebug/schema";
-import { testdir } from "@distdebug/test-utils";
+import { exampleDatasetDir, repoPath, testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunEvent } from "./events.js";
 import { runBenchmark } from "./run-benchmark.js";
 import { scoreResults } from "./score-results.js";
 
-const exampleDir = new URL("../../../examples/dataset", import.meta.url).pathname;
+const exampleDir = exampleDatasetDir();
 let dataset: Dataset;
 let cacheDir: string;
 
@@ -275,7 +275,7 @@ describe("runBenchmark", () => {
 
   it("loads the bundled baseline config", async () => {
     const loaded = await loadConfig({
-      files: [new URL("../../../configs/baseline/default.yaml", import.meta.url).pathname],
+      files: [repoPath("configs/baseline/default.yaml")],
     });
     expect(loaded.agent.type).toBe("baseline");
   });

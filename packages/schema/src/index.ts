@@ -1,23 +1,7 @@
 export { Attempt, AttemptStatus } from "./attempt.js";
-export {
-  CommitId,
-  emptyUsage,
-  formatTag,
-  Language,
-  LineNumber,
-  RepoPath,
-  Sha256,
-  Timestamp,
-  Usage,
-} from "./common.js";
+export { emptyUsage, Language, Usage } from "./common.js";
 export { AgentConfig, ModelConfig, ModelPrices, RunConfig, type RunConfigInput } from "./config.js";
-export {
-  applyOverrides,
-  type LoadConfigOptions,
-  loadConfig,
-  mergeConfigLayers,
-  resolveConfigEnv,
-} from "./config-file.js";
+export { type LoadConfigOptions, loadConfig, resolveConfigEnv } from "./config-file.js";
 export { DatasetIndex } from "./dataset.js";
 export { type DetectedFormat, detectFormat, parseAnyFile } from "./detect.js";
 export {
@@ -33,11 +17,11 @@ export {
   ScoreWarning,
 } from "./diagnosis-scores.js";
 export { DistDebugError, type DistDebugErrorCode, type DistDebugErrorOptions } from "./errors.js";
-export { DEFAULT_MAX_FILE_BYTES, readFileChecked, writeFileAtomic } from "./files.js";
-export { type FormatKind, formatOf, formats, isFormatKind } from "./formats.js";
+export { readFileChecked, writeFileAtomic } from "./files.js";
+export { type FormatKind, formatOf, formats } from "./formats.js";
 export { Gold, GoldBlock } from "./gold.js";
 export { canonicalJson, sha256Hex } from "./hash.js";
-export { Artifact, Incident, IncidentCategory, Provenance, RepositoryRef } from "./incident.js";
+export { Artifact, Incident, IncidentCategory } from "./incident.js";
 export type { FileIssue } from "./internal/issues.js";
 export { jsonSchemaFiles, jsonSchemaOf } from "./json-schema.js";
 export {
@@ -47,19 +31,7 @@ export {
   processAlive,
   withFileLock,
 } from "./lock.js";
-export {
-  convertMiniSweAgentTrajectory,
-  isMiniSweAgentTrajectory,
-  MiniSweAgentMessage,
-  MiniSweAgentTrajectory,
-} from "./mini-swe-agent.js";
-export {
-  type InvalidFileData,
-  type ParseOptions,
-  parseJsonInput,
-  serialize,
-  validateWith,
-} from "./parse.js";
+export { type InvalidFileData, type ParseOptions, parseJsonInput, serialize } from "./parse.js";
 export {
   type DiagnosisParseOptions,
   parseAttempt,
@@ -71,31 +43,16 @@ export {
   parseRepoHistory,
   parseRunConfig,
   parseRunInfo,
-  parsersByKind,
   parseSubmissionManifest,
   parseSummary,
   parseTaskManifest,
   parseTrajectory,
 } from "./parsers.js";
-export { HistoryCommit, RepoHistory } from "./repo-history.js";
+export { RepoHistory } from "./repo-history.js";
 export { RunInfo } from "./run.js";
-export {
-  ReadOnlyBind,
-  SandboxLimits,
-  SandboxPolicy,
-  type SandboxPolicyInput,
-  SandboxUser,
-} from "./sandbox-policy.js";
+export { ReadOnlyBind, SandboxPolicy, type SandboxPolicyInput } from "./sandbox-policy.js";
 export { LeakFinding, LeakKind, SubmissionManifest } from "./submission.js";
-export {
-  Difference,
-  Estimate,
-  MetricName,
-  RunToRun,
-  StatsMethod,
-  SubgroupFacet,
-  Summary,
-} from "./summary.js";
+export { Estimate, StatsMethod, Summary } from "./summary.js";
 export { TaskManifest } from "./task.js";
 export {
   CommandStep,

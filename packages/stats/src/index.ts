@@ -9,21 +9,13 @@ export {
 } from "./aggregate.js";
 export {
   acceleration,
-  bootstrapInterval,
   bootstrapMean,
-  clusteredSe,
-  correlation,
-  DEFAULT_CONFIDENCE,
   type Difference,
   type IntervalInput,
   type IntervalMethod,
   type IntervalOptions,
-  jackknifeMeans,
   type MeanResult,
   pairedDifference,
-  replicateMeans,
-  sampleSd,
-  shareAtMostZero,
   stratifiedDifference,
 } from "./bootstrap.js";
 export {
@@ -41,10 +33,10 @@ export {
   formatPoints,
   formatTokens,
 } from "./format.js";
-export { type MethodOptions, resolveMethod, STATS_VERSION } from "./method.js";
+export { type MethodOptions, STATS_VERSION } from "./method.js";
 export { normalCdf, normalQuantile } from "./normal.js";
 export { type PowerOptions, type PowerResult, powerAnalysis } from "./power.js";
-export { QUANTILE_RULE, quantileR7 } from "./quantile.js";
+export { quantileR7 } from "./quantile.js";
 export {
   createResamplePlan,
   DEFAULT_RESAMPLES,

@@ -1,17 +1,11 @@
 export { type CommandLeak, scanCommand, scanTrajectory } from "./leakage-scan.js";
 export {
-  MANIFEST_FILE,
   type PackageEvent,
   type PackageResultsOptions,
   type PackageResultsResult,
   packageResults,
 } from "./package-results.js";
-export {
-  DEFAULT_MAX_ARCHIVE_BYTES,
-  readTarGz,
-  type TarEntry,
-  writeTarGz,
-} from "./tar.js";
+export { readTarGz, type TarEntry, writeTarGz } from "./tar.js";
 export {
   type ChecksumProblem,
   type ScoreDifference,

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, lstatSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { testdir } from "@distdebug/test-utils";
+import { repoRoot, testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { WorkspaceEvent } from "./events.js";
 import { prepareWorkspace } from "./prepare-workspace.js";
@@ -11,7 +11,6 @@ import { snapshotTree } from "./testing/tree-snapshot.js";
 
 // Real child processes run prepareWorkspace from source (tsx), so they can be SIGKILLed.
 const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = join(here, "../../..");
 let source: SourceFixture;
 let script: string;
 

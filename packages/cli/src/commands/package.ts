@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { loadDataset } from "@distdebug/dataset";
+import { attemptPath } from "@distdebug/results";
 import { serialize } from "@distdebug/schema";
 import { packageResults } from "@distdebug/submission";
 import { defineCommand, optionalString, parsePositiveInt, UsageError } from "../command.js";
@@ -75,7 +76,7 @@ export default defineCommand({
     for (const problem of result.problems) io.stdout(`error  ${problem}\n`);
     for (const finding of result.findings)
       io.stdout(
-        `leak   ${finding.incidentId}/attempt-${finding.attempt} step ${finding.step} [${finding.kind}]: ${finding.rule}\n         $ ${finding.command.split("\n")[0]}\n`,
+        `leak   ${attemptPath(finding.incidentId, finding.attempt)} step ${finding.step} [${finding.kind}]: ${finding.rule}\n         $ ${finding.command.split("\n")[0]}\n`,
       );
     if (!result.ok) {
       io.stderr(

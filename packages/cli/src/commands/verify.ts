@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { loadDataset } from "@distdebug/dataset";
+import { attemptPath } from "@distdebug/results";
 import { serialize } from "@distdebug/schema";
 import { verifySubmission } from "@distdebug/submission";
 import { defineCommand, optionalString, UsageError } from "../command.js";
@@ -49,7 +50,7 @@ export default defineCommand({
       io.stdout(`differs   ${difference.path}: ${difference.detail}\n`);
     for (const finding of result.findings)
       io.stdout(
-        `leak      ${finding.incidentId}/attempt-${finding.attempt} step ${finding.step} [${finding.kind}]: ${finding.rule}\n`,
+        `leak      ${attemptPath(finding.incidentId, finding.attempt)} step ${finding.step} [${finding.kind}]: ${finding.rule}\n`,
       );
     const { manifest } = result;
     const what = `${manifest.name}: ${manifest.counts.incidents} incidents, ${manifest.counts.attempts} attempts, ${manifest.files.length} files`;

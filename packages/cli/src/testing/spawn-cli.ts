@@ -1,7 +1,6 @@
-import { fileURLToPath } from "node:url";
+import { repoRoot } from "@distdebug/test-utils";
 
-/** The repository root (this file is packages/cli/src/testing/spawn-cli.ts). */
-export const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
+export { repoRoot };
 
 /**
  * The node arguments that run the CLI from source in a child process from any working

@@ -9,9 +9,9 @@
  */
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { repoRoot } from "@distdebug/test-utils";
 
-export const root = fileURLToPath(new URL("../../../../", import.meta.url));
+export const root = repoRoot;
 export const tsxLoader = join(root, "node_modules/tsx/dist/loader.mjs");
 
 export interface Block {

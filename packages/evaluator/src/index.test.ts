@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import * as api from "./index.js";
+
+describe("the public surface", () => {
+  // Adding an export is a decision: add its name here too, with its TSDoc and README entry.
+  it("is exactly this list of names", () => {
+    expect(Object.keys(api).sort()).toEqual([
+      "DEFAULT_COVERAGE_ROW_BUDGET",
+      "DEFAULT_COVERAGE_SPAN_LIMIT",
+      "DEFAULT_LANGUAGES",
+      "EVALUATOR_VERSION",
+      "GRAMMAR_VERSIONS",
+      "createEvaluator",
+      "directoryReader",
+      "languageOf",
+      "listDirectoryFiles",
+      "memoryReader",
+      "normalizeRepoPath",
+      "scoreMissingDiagnosis",
+      "suggestGoldBlocks",
+      "suggestGoldBlocksFromDiff",
+      "suggestGoldBlocksFromTrees",
+    ]);
+  });
+});

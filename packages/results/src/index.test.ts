@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import * as api from "./index.js";
+
+describe("the public surface", () => {
+  // Adding an export is a decision: add its name here too, with its TSDoc and README entry.
+  it("is exactly this list of names", () => {
+    expect(Object.keys(api).sort()).toEqual([
+      "ATTEMPT_FILES",
+      "RESULTS_FILES",
+      "attemptDir",
+      "attemptPath",
+      "listAttemptFolders",
+      "parseAttemptPath",
+      "readFinishedAttempt",
+      "readRunInfo",
+      "readSummary",
+      "removeAttemptLeftovers",
+      "runInfoPath",
+      "runLockPath",
+      "stageAttemptFolder",
+      "summaryPath",
+      "writeRunInfo",
+      "writeSummary",
+    ]);
+  });
+});

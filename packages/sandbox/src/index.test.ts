@@ -1,0 +1,18 @@
+import { describe, expect, it } from "vitest";
+import * as api from "./index.js";
+
+describe("the public surface", () => {
+  // Adding an export is a decision: add its name here too, with its TSDoc and README entry.
+  it("is exactly this list of names", () => {
+    expect(Object.keys(api).sort()).toEqual([
+      "GATEWAY_SOCKET_PATH",
+      "INSTALL_HINT",
+      "NO_SANDBOX_WARNING",
+      "createSandbox",
+      "parseSandboxPolicy",
+      "prepareReadableDir",
+      "prepareWritableDir",
+      "probeSandbox",
+    ]);
+  });
+});

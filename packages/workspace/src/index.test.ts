@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import * as api from "./index.js";
+
+describe("the public surface", () => {
+  // Adding an export is a decision: add its name here too, with its TSDoc and README entry.
+  it("is exactly this list of names", () => {
+    expect(Object.keys(api).sort()).toEqual([
+      "MIN_COMMIT_PREFIX",
+      "REDACTION_BYTE",
+      "blobObject",
+      "checkLeakage",
+      "commitObject",
+      "compileNeedles",
+      "openRepository",
+      "prepareWorkspace",
+      "readFileAtCommit",
+      "scrubNeedles",
+      "tagObject",
+      "treeObjects",
+      "writeBareRepository",
+    ]);
+  });
+});
