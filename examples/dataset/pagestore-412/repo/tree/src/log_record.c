@@ -1,8 +1,10 @@
 #include "log_record.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <unistd.h>
 
+#include "env.h"
 #include "pagestore.h"
 
 int ps_log_append(int fd, ps_slice_t payload) {
@@ -38,4 +40,22 @@ int ps_log_next(ps_log_reader_t *r, ps_slice_t *payload) {
     r->p = data + len;
     r->offset += PS_LOG_HEADER + len;
     return 1;
+}
+
+int ps_log_read_file(const char *path, ps_log_record_fn fn, void *arg, size_t *good, size_t *total) {
+    char *data = NULL;
+    size_t len = 0;
+    int rc = ps_env_read_file(path, &data, &len);
+    if (rc != 0) return rc;
+    ps_log_reader_t reader;
+    ps_log_reader_init(&reader, data, len);
+    ps_slice_t payload;
+    while ((rc = ps_log_next(&reader, &payload)) == 1) {
+        rc = fn(arg, payload);
+        if (rc != 0) break;
+    }
+    *good = reader.offset;
+    *total = len;
+    free(data);
+    return rc;
 }

@@ -22,4 +22,11 @@ void ps_log_reader_init(ps_log_reader_t *r, const char *data, size_t len);
  * record (a torn tail or damage; the caller decides which it can tolerate). */
 int ps_log_next(ps_log_reader_t *r, ps_slice_t *payload);
 
+typedef int (*ps_log_record_fn)(void *arg, ps_slice_t payload);
+
+/* Reads a whole file of records and calls fn for each until fn fails or the records end.
+ * Returns fn's error, -EBADMSG when a bad record ended the file early, or 0; *good gets the
+ * bytes of whole records read and *total the file size, so the caller can tell a torn tail. */
+int ps_log_read_file(const char *path, ps_log_record_fn fn, void *arg, size_t *good, size_t *total);
+
 #endif

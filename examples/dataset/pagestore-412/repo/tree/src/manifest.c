@@ -140,25 +140,20 @@ static int start_manifest(ps_versions_t *vs, uint64_t number) {
     return 0;
 }
 
+static int replay_edit(void *arg, ps_slice_t record) {
+    ps_version_edit_t e;
+    int rc = ps_edit_decode(record, &e);
+    if (rc == 0) rc = apply(arg, &e);
+    ps_edit_free(&e);
+    return rc;
+}
+
 static int replay_manifest(ps_versions_t *vs, const char *path) {
-    char *data = NULL;
-    size_t len = 0;
-    int rc = ps_env_read_file(path, &data, &len);
-    if (rc != 0) return rc;
-    ps_log_reader_t reader;
-    ps_log_reader_init(&reader, data, len);
-    ps_slice_t record;
-    while ((rc = ps_log_next(&reader, &record)) == 1) {
-        ps_version_edit_t e;
-        rc = ps_edit_decode(record, &e);
-        if (rc == 0) rc = apply(vs, &e);
-        ps_edit_free(&e);
-        if (rc != 0) break;
-    }
+    size_t good = 0, total = 0;
+    int rc = ps_log_read_file(path, replay_edit, vs, &good, &total);
     /* Every edit is synced before it is used, so a torn record at the end was never acted on. */
-    if (rc == -EBADMSG && reader.offset > 0) rc = 0;
-    vs->manifest_bytes = reader.offset;
-    free(data);
+    if (rc == -EBADMSG && good > 0) rc = 0;
+    vs->manifest_bytes = good;
     return rc;
 }
 

@@ -8,28 +8,33 @@
 #include "env.h"
 #include "log_record.h"
 
+typedef struct {
+    uint64_t segment;
+    ps_wal_record_fn fn;
+    void *arg;
+    ps_wal_replay_stats_t *stats;
+} segment_replay_t;
+
+static int replay_record(void *arg, ps_slice_t record) {
+    segment_replay_t *r = arg;
+    int rc = r->fn(r->arg, r->segment, record);
+    if (rc != 0) return rc;
+    r->stats->records++;
+    r->stats->bytes += record.len;
+    return 0;
+}
+
 static int replay_segment(const char *dir, uint64_t segment, int is_last, ps_wal_record_fn fn, void *arg,
                           ps_wal_replay_stats_t *stats) {
     char path[4200];
-    char *data = NULL;
-    size_t len = 0;
     ps_env_wal_path(path, sizeof path, dir, segment);
-    int rc = ps_env_read_file(path, &data, &len);
-    if (rc != 0) return rc;
-    ps_log_reader_t reader;
-    ps_log_reader_init(&reader, data, len);
-    ps_slice_t record;
-    while ((rc = ps_log_next(&reader, &record)) == 1) {
-        rc = fn(arg, segment, record);
-        if (rc != 0) break;
-        stats->records++;
-        stats->bytes += record.len;
-    }
+    segment_replay_t r = {segment, fn, arg, stats};
+    size_t good = 0, total = 0;
+    int rc = ps_log_read_file(path, replay_record, &r, &good, &total);
     if (rc == -EBADMSG && is_last) {
-        stats->torn_bytes = len - reader.offset;
+        stats->torn_bytes = total - good;
         rc = 0;
     }
-    free(data);
     return rc;
 }
 

@@ -2,9 +2,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "handlers.h"
 
 void swimd_config_defaults(swimd_config_t *c) {
     memset(c, 0, sizeof *c);
@@ -85,10 +88,25 @@ static int set_key(swimd_config_t *c, const char *key, char *value) {
     return -ENOENT;
 }
 
+/* One line without its comment: blank, or "key = value". */
+static int parse_line(swimd_config_t *c, char *line, int line_no, char *err, size_t errlen) {
+    char key[64], value[512];
+    line[strcspn(line, "#")] = '\0';
+    if (*trim(line) == '\0') return 0;
+    value[0] = '\0';
+    if (sscanf(line, " %63[A-Za-z0-9_] = %511[^\n]", key, value) < 1 || !strchr(line, '=')) {
+        snprintf(err, errlen, "line %d: expected key = value", line_no);
+        return -EINVAL;
+    }
+    int rc = set_key(c, key, trim(value));
+    if (rc == -ENOENT) snprintf(err, errlen, "line %d: unknown setting \"%s\"", line_no, key);
+    else if (rc != 0) snprintf(err, errlen, "line %d: bad value for %s: %s", line_no, key, strerror(-rc));
+    return rc == 0 ? 0 : -EINVAL;
+}
+
 int swimd_config_parse(swimd_config_t *c, const char *text, char *err, size_t errlen) {
     int line_no = 0;
-    const char *p = text;
-    while (*p) {
+    for (const char *p = text; *p;) {
         char line[512];
         size_t n = strcspn(p, "\n");
         line_no++;
@@ -99,26 +117,8 @@ int swimd_config_parse(swimd_config_t *c, const char *text, char *err, size_t er
         memcpy(line, p, n);
         line[n] = '\0';
         p += n + (p[n] == '\n');
-        char *hash = strchr(line, '#');
-        if (hash) *hash = '\0';
-        char *s = trim(line);
-        if (*s == '\0') continue;
-        char *eq = strchr(s, '=');
-        if (!eq) {
-            snprintf(err, errlen, "line %d: expected key = value", line_no);
-            return -EINVAL;
-        }
-        *eq = '\0';
-        char *key = trim(s), *value = trim(eq + 1);
-        int rc = set_key(c, key, value);
-        if (rc == -ENOENT) {
-            snprintf(err, errlen, "line %d: unknown setting \"%s\"", line_no, key);
-            return -EINVAL;
-        }
-        if (rc != 0) {
-            snprintf(err, errlen, "line %d: bad value for %s: %s", line_no, key, strerror(-rc));
-            return -EINVAL;
-        }
+        int rc = parse_line(c, line, line_no, err, errlen);
+        if (rc != 0) return rc;
     }
     return 0;
 }
@@ -144,27 +144,36 @@ int swimd_config_load(swimd_config_t *c, const char *path, char *err, size_t err
     return rc;
 }
 
-static int invalid(char *err, size_t errlen, const char *what) {
-    snprintf(err, errlen, "%s", what);
+/* Formats the complaint into err and returns -EINVAL. */
+static int reject(char *err, size_t errlen, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
     return -EINVAL;
 }
 
 int swimd_config_validate(const swimd_config_t *c, char *err, size_t errlen) {
-    if (c->name[0] == '\0') return invalid(err, errlen, "name is required");
-    if (strchr(c->name, ' ')) return invalid(err, errlen, "name must not contain spaces");
-    if (c->probe_interval_ms < 100) return invalid(err, errlen, "probe_interval_ms must be at least 100");
-    if (c->probe_timeout_ms == 0 || c->probe_timeout_ms >= c->probe_interval_ms)
-        return invalid(err, errlen, "probe_timeout_ms must be positive and below probe_interval_ms");
-    if (c->suspicion_timeout_ms < 2 * c->probe_interval_ms)
-        return invalid(err, errlen, "suspicion_timeout_ms must cover at least two probe intervals");
-    if (c->suspicion_min_ms > c->suspicion_timeout_ms)
-        return invalid(err, errlen, "suspicion_min_ms must not exceed suspicion_timeout_ms");
-    if (c->indirect_checks > 8) return invalid(err, errlen, "indirect_checks must be at most 8");
-    if (c->retransmit_mult < 1) return invalid(err, errlen, "retransmit_mult must be at least 1");
-    if (c->pushpull_interval_ms != 0 && c->pushpull_interval_ms < c->probe_interval_ms)
-        return invalid(err, errlen, "pushpull_interval_ms must be 0 (off) or at least probe_interval_ms");
-    if (c->handler_max_running < 1 || c->handler_max_running > 16)
-        return invalid(err, errlen, "handler_max_running must be between 1 and 16");
+    unsigned long long interval = c->probe_interval_ms, timeout = c->probe_timeout_ms;
+    unsigned long long suspicion = c->suspicion_timeout_ms;
+    if (c->name[0] == '\0') return reject(err, errlen, "name is required");
+    if (strchr(c->name, ' ')) return reject(err, errlen, "name \"%s\" contains a space", c->name);
+    if (interval < 100) return reject(err, errlen, "probe_interval_ms is %llu; 100 is the least", interval);
+    if (timeout == 0 || timeout >= interval)
+        return reject(err, errlen, "probe_timeout_ms is %llu; it must be positive and below probe_interval_ms (%llu)",
+                      timeout, interval);
+    if (suspicion < 2 * interval)
+        return reject(err, errlen, "suspicion_timeout_ms is %llu; two probe intervals (%llu) are the least", suspicion,
+                      2 * interval);
+    if (c->suspicion_min_ms > suspicion)
+        return reject(err, errlen, "suspicion_min_ms exceeds suspicion_timeout_ms (%llu)", suspicion);
+    if (c->indirect_checks > 8) return reject(err, errlen, "indirect_checks is %d; 8 is the most", c->indirect_checks);
+    if (c->retransmit_mult < 1) return reject(err, errlen, "retransmit_mult must be at least 1");
+    if (c->pushpull_interval_ms != 0 && c->pushpull_interval_ms < interval)
+        return reject(err, errlen, "pushpull_interval_ms must be 0 (off) or at least probe_interval_ms (%llu)", interval);
+    if (c->handler_max_running < 1 || c->handler_max_running > SWIMD_MAX_HANDLERS)
+        return reject(err, errlen, "handler_max_running is %d; between 1 and %d", c->handler_max_running,
+                      SWIMD_MAX_HANDLERS);
     return 0;
 }
 

@@ -66,14 +66,17 @@ int swim_events_receive(swim_events_t *e, const swim_user_event_t *ev, int trans
 }
 
 size_t swim_events_take(swim_events_t *e, swim_user_event_t *out, size_t max) {
-    size_t n = 0;
-    for (size_t i = 0; i < e->n_queue && n < max; i++) {
-        out[n++] = e->queue[i].event;
-        e->queue[i].transmits_left--;
+    size_t taken = 0, kept = 0;
+    /* One pass: copy out the first max events, spend a transmit of each, and close the gaps
+     * left by events that have none left. */
+    for (size_t i = 0; i < e->n_queue; i++) {
+        swim_queued_event_t q = e->queue[i];
+        if (taken < max) {
+            out[taken++] = q.event;
+            if (--q.transmits_left == 0) continue;
+        }
+        e->queue[kept++] = q;
     }
-    size_t kept = 0;
-    for (size_t i = 0; i < e->n_queue; i++)
-        if (e->queue[i].transmits_left > 0) e->queue[kept++] = e->queue[i];
     e->n_queue = kept;
-    return n;
+    return taken;
 }

@@ -9,6 +9,14 @@ namespace {
 
 Status BadResponse(const char* method) { return Status::Internal(std::string("malformed ") + method + " response"); }
 
+// The request of the methods that name one object.
+std::string BucketKey(const std::string& bucket, const std::string& key) {
+  rpc::WireWriter w;
+  w.PutString(bucket);
+  w.PutString(key);
+  return w.Release();
+}
+
 }  // namespace
 
 Status RemoteStatus(const Status& s) {
@@ -91,11 +99,8 @@ Status ObjectClient::Put(const std::string& bucket, const std::string& key, cons
 }
 
 Status ObjectClient::Get(const std::string& bucket, const std::string& key, std::string* data, ObjectMeta* meta) {
-  rpc::WireWriter w;
-  w.PutString(bucket);
-  w.PutString(key);
   std::string resp;
-  OBJSTORE_RETURN_IF_ERROR(Invoke(gateway_methods::kGetObject, w.data(), &resp));
+  OBJSTORE_RETURN_IF_ERROR(Invoke(gateway_methods::kGetObject, BucketKey(bucket, key), &resp));
   rpc::WireReader r(resp);
   ObjectMeta decoded;
   if (!DecodeObjectMeta(&r, &decoded)) return BadResponse(gateway_methods::kGetObject);
@@ -106,21 +111,15 @@ Status ObjectClient::Get(const std::string& bucket, const std::string& key, std:
 }
 
 Status ObjectClient::Head(const std::string& bucket, const std::string& key, ObjectMeta* meta) {
-  rpc::WireWriter w;
-  w.PutString(bucket);
-  w.PutString(key);
   std::string resp;
-  OBJSTORE_RETURN_IF_ERROR(Invoke(gateway_methods::kHeadObject, w.data(), &resp));
+  OBJSTORE_RETURN_IF_ERROR(Invoke(gateway_methods::kHeadObject, BucketKey(bucket, key), &resp));
   rpc::WireReader r(resp);
   return DecodeObjectMeta(&r, meta) && r.done() ? Status::Ok() : BadResponse(gateway_methods::kHeadObject);
 }
 
 Status ObjectClient::Delete(const std::string& bucket, const std::string& key) {
-  rpc::WireWriter w;
-  w.PutString(bucket);
-  w.PutString(key);
   std::string resp;
-  return Invoke(gateway_methods::kDeleteObject, w.data(), &resp);
+  return Invoke(gateway_methods::kDeleteObject, BucketKey(bucket, key), &resp);
 }
 
 Status ObjectClient::List(const std::string& bucket, const std::string& prefix,
