@@ -209,7 +209,7 @@ describe("a broken copy", () => {
     );
     expect(lines).toEqual(
       expect.arrayContaining([
-        "swimlite-27/repo/history.json $.commits[2].role the buggy commit lacks files of tree/: src/extra.c",
+        "swimlite-27/repo/history.json $.commits[5].role the buggy commit lacks files of tree/: src/extra.c",
         'swimlite-27/incident.json $.artifacts[0].path expected a path inside the incident folder, found "../zklite-142/gold.json"',
       ]),
     );

@@ -32,6 +32,7 @@ void ps_table_cache_free(ps_table_cache_t *c);
 int ps_table_cache_get(ps_table_cache_t *c, uint64_t file_number, ps_sstable_t **out);
 void ps_table_cache_evict(ps_table_cache_t *c, uint64_t file_number);
 size_t ps_table_cache_size(const ps_table_cache_t *c);
+const char *ps_table_cache_dir(const ps_table_cache_t *c);
 
 /* The write-ahead log: segments of fixed maximum size, rotated when full. */
 typedef struct ps_wal ps_wal_t;
@@ -40,12 +41,15 @@ int ps_wal_open(const char *dir, uint64_t max_segment_bytes, ps_wal_t **out);
 int ps_wal_append(ps_wal_t *w, const void *record, uint32_t len);
 int ps_wal_sync(ps_wal_t *w);
 void ps_wal_close(ps_wal_t *w);
+uint64_t ps_wal_segment(const ps_wal_t *w);
 
-/* Compaction: merges input tables into one output table. */
+/* Compaction: merges input tables into one output table in the cache's directory. */
 typedef struct {
     uint64_t inputs[16];
     size_t n_inputs;
     uint64_t output;
+    uint32_t block_size;
+    int drop_deletions; /* no older data below the output level: deletion markers can go */
 } ps_compaction_t;
 
 typedef void (*ps_log_fn)(const char *level, const char *fmt, ...);

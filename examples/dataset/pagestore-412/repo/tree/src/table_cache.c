@@ -77,3 +77,5 @@ void ps_table_cache_evict(ps_table_cache_t *c, uint64_t file_number) {
 }
 
 size_t ps_table_cache_size(const ps_table_cache_t *c) { return c->size; }
+
+const char *ps_table_cache_dir(const ps_table_cache_t *c) { return c->dir; }

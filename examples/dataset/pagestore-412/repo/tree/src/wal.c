@@ -80,3 +80,5 @@ void ps_wal_close(ps_wal_t *w) {
     close(w->fd);
     free(w);
 }
+
+uint64_t ps_wal_segment(const ps_wal_t *w) { return w->segment; }
