@@ -1,5 +1,9 @@
 export type { Agent, AgentContext, AgentOutcome, AgentSetup, AgentSetupContext } from "./agent.js";
-export { baselineAgent } from "./baseline/baseline-agent.js";
+export {
+  baselineAgent,
+  baselineProgramFile,
+  DEFAULT_BASELINE_ROW_BUDGET,
+} from "./baseline/baseline-agent.js";
 export { type CommandAgentOptions, createCommandAgent } from "./command/command-agent.js";
 export type { AgentEvent, AgentEventListener } from "./events.js";
 export { forwarderProgramFile } from "./gateway/forwarder.js";
@@ -18,6 +22,7 @@ export {
   type ModelMessage,
   type ModelReply,
 } from "./model/model-client.js";
+export { apiKeyEnvName } from "./model/api-key.js";
 export { type CallTokens, costOf } from "./model/pricing.js";
 export { type RetryOptions, withRetries } from "./model/retry.js";
 export { type MeteredCall, type UsageBudget, UsageMeter } from "./model/usage-meter.js";

@@ -1,7 +1,12 @@
 export { Attempt, AttemptStatus } from "./attempt.js";
 export { emptyUsage, Language, Usage } from "./common.js";
 export { AgentConfig, ModelConfig, ModelPrices, RunConfig, type RunConfigInput } from "./config.js";
-export { type LoadConfigOptions, loadConfig, resolveConfigEnv } from "./config-file.js";
+export {
+  applyOverrides,
+  type LoadConfigOptions,
+  loadConfig,
+  resolveConfigEnv,
+} from "./config-file.js";
 export { DatasetIndex } from "./dataset.js";
 export { type DetectedFormat, detectFormat, parseAnyFile } from "./detect.js";
 export {
