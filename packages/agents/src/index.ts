@@ -50,8 +50,7 @@ export {
   type ModelMessage,
   type ModelReply,
 } from "./model/model-client.js";
-export { addUsage, type CallTokens, costOf } from "./model/pricing.js";
+export { costOf } from "./model/pricing.js";
 export { type RetryOptions, withRetries } from "./model/retry.js";
 export { type MeteredCall, type UsageBudget, UsageMeter } from "./model/usage-meter.js";
-export { anthropicUsage, openAiUsage } from "./model/wire-usage.js";
 export { agentFor } from "./registry.js";

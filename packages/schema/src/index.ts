@@ -1,5 +1,6 @@
 export { Attempt, AttemptStatus } from "./attempt.js";
 export {
+  addUsage,
   CommitId,
   emptyUsage,
   formatTag,
@@ -93,3 +94,4 @@ export {
   Trajectory,
   TrajectoryStep,
 } from "./trajectory.js";
+export { type CallTokens, usageFromWire, type WireProvider } from "./wire-usage.js";

@@ -2,10 +2,14 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DistDebugError, type ModelConfig } from "@distdebug/schema";
+import {
+  type CallTokens,
+  DistDebugError,
+  type ModelConfig,
+  usageFromWire,
+} from "@distdebug/schema";
 import { isRetryableStatus, retryAfterMs, withRetries } from "../model/retry.js";
 import type { MeteredCall, UsageMeter } from "../model/usage-meter.js";
-import { anthropicUsage, openAiUsage } from "../model/wire-usage.js";
 
 /** The provider's API when `model.baseUrl` is not set. */
 export const DEFAULT_BASE_URLS = {
@@ -211,13 +215,12 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
             : { initialDelayMs: options.retryInitialDelayMs }),
         },
       );
-      let tokens: ReturnType<typeof openAiUsage>;
+      let tokens: CallTokens | undefined;
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
       } catch {}
-      if (status >= 200 && status < 300)
-        tokens = model.provider === "anthropic" ? anthropicUsage(parsed) : openAiUsage(parsed);
+      if (status >= 200 && status < 300) tokens = usageFromWire(model.provider, parsed);
       const call = meter.record({
         model:
           typeof (parsed as { model?: unknown })?.model === "string"
