@@ -1,7 +1,8 @@
 import { DistDebugError } from "@distdebug/schema";
+import { defaultCacheDir } from "./cache-dir.js";
 import { type GitEngine, openReader } from "./engine.js";
 import { commitTree, entryKind, parseTree } from "./git-objects.js";
-import { defaultCacheDir, isUrl, localGitDir, openSource } from "./internal/source-repo.js";
+import { isUrl, localGitDir, openSource } from "./internal/source-repo.js";
 
 /** Options of {@link readFileAtCommit}. */
 export interface ReadFileAtCommitOptions {
@@ -10,7 +11,7 @@ export interface ReadFileAtCommitOptions {
   commit: string;
   /** POSIX path inside the repository. */
   path: string;
-  /** Default `$DISTDEBUG_CACHE` or `~/.cache/distdebug` (for URL sources). */
+  /** Default {@link defaultCacheDir} (for URL sources). */
   cacheDir?: string;
   engine?: GitEngine;
 }

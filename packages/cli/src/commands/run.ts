@@ -15,6 +15,7 @@ import {
   stringList,
   UsageError,
 } from "../command.js";
+import { cacheDirOf } from "../render/cache-dir.js";
 import { createRunProgress } from "../render/run-progress.js";
 
 async function chooseDataset(
@@ -113,7 +114,7 @@ export default defineCommand({
     );
     const runs = optionalString(args, "runs");
     const concurrency = optionalString(args, "concurrency");
-    const cacheDir = optionalString(args, "cache-dir");
+    const cacheDir = cacheDirOf(optionalString(args, "cache-dir"), io);
     const progress = createRunProgress(io, args.values.json ? "json" : io.isTTY ? "tty" : "plain");
     const result = await runBenchmark({
       config,
@@ -124,7 +125,7 @@ export default defineCommand({
       ...(concurrency === undefined
         ? {}
         : { concurrency: parsePositiveInt(concurrency, "concurrency", 1) }),
-      ...(cacheDir === undefined ? {} : { cacheDir: resolve(io.cwd, cacheDir) }),
+      cacheDir,
       redo: Boolean(args.values.redo),
       env: io.env,
       ...(io.signal ? { signal: io.signal } : {}),

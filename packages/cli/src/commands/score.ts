@@ -3,6 +3,7 @@ import { formatLeaderboard } from "@distdebug/report";
 import { scoreResults } from "@distdebug/runner";
 import { serialize } from "@distdebug/schema";
 import { defineCommand, optionalString, parsePositiveInt, UsageError } from "../command.js";
+import { cacheDirOf } from "../render/cache-dir.js";
 
 export default defineCommand({
   usage: "score <results dir> [--attempts N] [--seed N]",
@@ -21,12 +22,12 @@ export default defineCommand({
     if (!dir || args.positionals.length > 1) throw new UsageError("name one results folder");
     const attempts = optionalString(args, "attempts");
     const seed = optionalString(args, "seed");
-    const cacheDir = optionalString(args, "cache-dir");
+    const cacheDir = cacheDirOf(optionalString(args, "cache-dir"), io);
     const result = await scoreResults({
       outDir: resolve(io.cwd, dir),
       ...(attempts === undefined ? {} : { attempts: parsePositiveInt(attempts, "attempts", 1) }),
       ...(seed === undefined ? {} : { seed: Number.parseInt(seed, 10) }),
-      ...(cacheDir === undefined ? {} : { cacheDir: resolve(io.cwd, cacheDir) }),
+      cacheDir,
     });
     if (args.values.json) {
       io.stdout(
