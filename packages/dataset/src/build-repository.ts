@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DistDebugError, RepoHistory } from "@distdebug/schema";
+import { DistDebugError, errorMessage, RepoHistory } from "@distdebug/schema";
 import { defaultCacheDir, writeBareRepository } from "@distdebug/workspace";
 import { readTree } from "./internal/files.js";
 import { replayHistory } from "./internal/replay.js";
@@ -118,7 +118,7 @@ export async function buildIncidentRepository(
     if (DistDebugError.isInstance(error)) throw error;
     throw failure(
       entry,
-      `cannot build the repository in ${reposDir}: ${error instanceof Error ? error.message : String(error)}`,
+      `cannot build the repository in ${reposDir}: ${errorMessage(error)}`,
       error,
     );
   }

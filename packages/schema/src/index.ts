@@ -23,6 +23,7 @@ export { DatasetIndex } from "./dataset.js";
 export { type DetectedFormat, detectFormat, parseAnyFile } from "./detect.js";
 export { Diagnosis, DiagnosisBlock } from "./diagnosis.js";
 export { DiagnosisScores, ScoreMetrics, ScoreWarning } from "./diagnosis-scores.js";
+export { errorMessage } from "./error-message.js";
 export { DistDebugError, type DistDebugErrorCode, type DistDebugErrorOptions } from "./errors.js";
 export { DEFAULT_MAX_FILE_BYTES, readFileChecked, writeFileAtomic } from "./files.js";
 export { type FormatKind, formatOf, formats, isFormatKind } from "./formats.js";

@@ -14,6 +14,7 @@ import {
   type Attempt,
   addUsage,
   emptyUsage,
+  errorMessage,
   type LeakFinding,
   parseAttempt,
   parseDiagnosis,
@@ -86,7 +87,7 @@ async function readOptional(path: string): Promise<Buffer | undefined> {
 }
 
 function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
+  return errorMessage(error).split("\n")[0] ?? "";
 }
 
 async function incidentFolders(dir: string): Promise<string[]> {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import {
   type CallTokens,
   DistDebugError,
+  errorMessage,
   type ModelConfig,
   usageFromWire,
 } from "@distdebug/schema";
@@ -245,7 +246,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
       const message =
         error instanceof UpstreamStatus
           ? `upstream HTTP ${error.status} after ${model.maxRetries + 1} tries`
-          : `the upstream model API could not be reached: ${error instanceof Error ? error.message : String(error)}`;
+          : `the upstream model API could not be reached: ${errorMessage(error)}`;
       const call = meter.record({
         model: model.name,
         inputTokens: 0,
@@ -266,11 +267,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) =>
-      sendJson(
-        res,
-        500,
-        refusal("gateway_error", error instanceof Error ? error.message : String(error)),
-      ),
+      sendJson(res, 500, refusal("gateway_error", errorMessage(error))),
     );
   });
   try {
@@ -286,7 +283,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
     if (ownDir) await rm(dir, { recursive: true, force: true });
     throw new DistDebugError({
       code: "SANDBOX_ERROR",
-      message: `the model gateway could not listen on ${socketPath}: ${error instanceof Error ? error.message : String(error)}`,
+      message: `the model gateway could not listen on ${socketPath}: ${errorMessage(error)}`,
       cause: error,
     });
   }
