@@ -14,6 +14,7 @@ export {
 } from "./gateway/gateway-server.js";
 export { createMiniAgent, type MiniAgentOptions } from "./mini/mini-agent.js";
 export { SUBMIT_SENTINEL } from "./mini/templates.js";
+export { apiKeyEnvName } from "./model/api-key.js";
 export {
   type CompleteOptions,
   type CreateModelClientOptions,
@@ -22,8 +23,7 @@ export {
   type ModelMessage,
   type ModelReply,
 } from "./model/model-client.js";
-export { apiKeyEnvName } from "./model/api-key.js";
-export { type CallTokens, costOf } from "./model/pricing.js";
+export { costOf } from "./model/pricing.js";
 export { type RetryOptions, withRetries } from "./model/retry.js";
 export { type MeteredCall, type UsageBudget, UsageMeter } from "./model/usage-meter.js";
 export { agentFor } from "./registry.js";

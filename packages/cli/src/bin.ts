@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+
+import { errorMessage } from "@distdebug/schema";
 import { runCli } from "./cli.js";
 import { processIO } from "./io.js";
 
@@ -24,7 +26,7 @@ runCli(process.argv.slice(2), processIO(controller.signal)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`distdebug: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`distdebug: ${errorMessage(error)}\n`);
     process.exitCode = 1;
   },
 );

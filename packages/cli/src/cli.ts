@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { DistDebugError } from "@distdebug/schema";
+import { errorMessage as baseErrorMessage, DistDebugError } from "@distdebug/schema";
 import { type Command, UsageError } from "./command.js";
 import { type CliIO, processIO } from "./io.js";
 import { commandTable, findCommand } from "./registry.js";
@@ -47,12 +47,10 @@ function commandHelp(command: Command): string {
 
 /** Renders any error as the one message a user sees (never a stack trace). */
 export function errorMessage(error: unknown): string {
-  if (DistDebugError.isInstance(error)) return error.message;
-  if (error instanceof Error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code ? `${error.message} (${code})` : error.message;
-  }
-  return String(error);
+  const message = baseErrorMessage(error);
+  if (DistDebugError.isInstance(error) || !(error instanceof Error)) return message;
+  const code = (error as NodeJS.ErrnoException).code;
+  return code ? `${message} (${code})` : message;
 }
 
 /** Exit 2 for an unknown command: a group's subcommands, or the closest command. */

@@ -1,9 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
 import { join } from "node:path";
-import { DistDebugError, RepoHistory } from "@distdebug/schema";
-import { writeBareRepository } from "@distdebug/workspace";
+import { DistDebugError, errorMessage, RepoHistory } from "@distdebug/schema";
+import { defaultCacheDir, writeBareRepository } from "@distdebug/workspace";
 import { readTree } from "./internal/files.js";
 import { replayHistory } from "./internal/replay.js";
 import type { DatasetIncident } from "./types.js";
@@ -11,8 +10,8 @@ import type { DatasetIncident } from "./types.js";
 /** Options of {@link buildIncidentRepository}. */
 export interface BuildRepositoryOptions {
   /**
-   * The cache folder; repositories go to `<cacheDir>/repos/`. Default `$DISTDEBUG_CACHE_DIR`,
-   * else `$XDG_CACHE_HOME/distdebug`, else `~/.cache/distdebug`.
+   * The cache folder; repositories go to `<cacheDir>/repos/`. Default: workspace's
+   * `defaultCacheDir()`.
    */
   cacheDir?: string;
   signal?: AbortSignal;
@@ -28,12 +27,6 @@ export interface BuiltRepository {
   branch: string;
   /** False when the repository was already in the cache. */
   built: boolean;
-}
-
-/** The default cache folder of the SDK. */
-export function defaultCacheDir(env: Record<string, string | undefined> = process.env): string {
-  if (env.DISTDEBUG_CACHE_DIR) return env.DISTDEBUG_CACHE_DIR;
-  return join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "distdebug");
 }
 
 function failure(entry: DatasetIncident, message: string, cause?: unknown): DistDebugError {
@@ -125,7 +118,7 @@ export async function buildIncidentRepository(
     if (DistDebugError.isInstance(error)) throw error;
     throw failure(
       entry,
-      `cannot build the repository in ${reposDir}: ${error instanceof Error ? error.message : String(error)}`,
+      `cannot build the repository in ${reposDir}: ${errorMessage(error)}`,
       error,
     );
   }

@@ -1,14 +1,12 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { RepoHistory } from "@distdebug/schema";
-import { exampleDatasetDir } from "@distdebug/test-utils";
-import fc from "fast-check";
+import { diffLines, exampleDatasetDir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { loadGold } from "./gold.js";
 import { readTree } from "./internal/files.js";
 import { replayHistory } from "./internal/replay.js";
 import { loadDataset } from "./load-dataset.js";
-import { lineChanges } from "./testing/line-diff.js";
 
 const examples = exampleDatasetDir();
 
@@ -26,11 +24,14 @@ describe("gold labels of the example dataset", async () => {
       const fixed = replay.fix!.files;
       expect(replay.fix!.oid).toBe(gold.fix.commit);
       for (const block of gold.blocks) {
-        const changes = lineChanges(buggy.get(block.path)!, fixed.get(block.path) ?? "");
+        const edits = diffLines(
+          buggy.get(block.path)!.split("\n"),
+          (fixed.get(block.path) ?? "").split("\n"),
+        );
         const inBlock = (line: number) => line >= block.startLine && line <= block.endLine;
         const touched =
-          [...changes.changed].some(inBlock) ||
-          [...changes.insertedAfter].some((after) => inBlock(after) || inBlock(after + 1));
+          edits.removed.some(inBlock) ||
+          edits.insertions.some((after) => inBlock(after) || inBlock(after + 1));
         expect(touched, `${block.path}:${block.startLine}-${block.endLine}`).toBe(true);
       }
       // every file the fix changes outside tests is labeled
@@ -54,25 +55,4 @@ describe("gold labels of the example dataset", async () => {
       expect(report).toContain(gold.needles[0]);
     });
   }
-});
-
-describe("lineChanges", () => {
-  it("finds replaced lines and pure insertions in old-file numbering", () => {
-    const changes = lineChanges("a\nb\nc\nd\n", "a\nB\nc\nx\ny\nd\n");
-    expect([...changes.changed]).toEqual([2]);
-    expect([...changes.insertedAfter]).toEqual([3]);
-  });
-
-  it("reports nothing for equal texts and every old line for a rewrite (property)", () => {
-    const line = fc.stringMatching(/^[a-c]{0,3}$/);
-    fc.assert(
-      fc.property(fc.array(line, { maxLength: 12 }), (lines) => {
-        const text = lines.join("\n");
-        const same = lineChanges(text, text);
-        expect(same.changed.size + same.insertedAfter.size).toBe(0);
-        const other = lines.map((item) => `${item}!`).join("\n");
-        expect(lineChanges(text, other).changed.size).toBe(lines.length);
-      }),
-    );
-  });
 });

@@ -3,7 +3,6 @@ export {
   type BuildRepositoryOptions,
   type BuiltRepository,
   buildIncidentRepository,
-  defaultCacheDir,
 } from "./build-repository.js";
 export { type BundledDataset, bundledDatasets } from "./bundled-datasets.js";
 export { datasetDigest } from "./digest.js";

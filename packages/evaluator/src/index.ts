@@ -20,6 +20,7 @@ export {
   type LanguageChoice,
   languageOf,
 } from "./languages.js";
+export { diffLines, type LineEdits } from "./line-diff.js";
 export { memoryReader } from "./memory-reader.js";
 export { type MissingDiagnosisOptions, scoreMissingDiagnosis } from "./missing-diagnosis.js";
 export { coverageBudget, type EvaluatorParameters, evaluatorParameters } from "./parameters.js";

@@ -3,10 +3,10 @@ import { join } from "node:path";
 import type { GoldBlock } from "@distdebug/schema";
 import { listDirectoryFiles } from "./directory-reader.js";
 import { buildSyntaxIndex, buildTextIndex, type FileIndex } from "./internal/build-index.js";
-import { diffLines, type LineEdits } from "./internal/line-diff.js";
 import { decodeSource, splitLines } from "./internal/text.js";
 import { parseUnifiedDiff } from "./internal/unified-diff.js";
 import { DEFAULT_LANGUAGES, type LanguageChoice, languageOf } from "./languages.js";
+import { diffLines, type LineEdits } from "./line-diff.js";
 
 /** One file the fix touched: its text at the buggy and at the fixed revision. */
 export interface ChangedFile {

@@ -1,4 +1,5 @@
 import type { Summary } from "@distdebug/schema";
+import { errorMessage } from "@distdebug/schema";
 import { compare, formatEstimate, formatPoints } from "@distdebug/stats";
 import { type ForestRow, forestPlotSvg } from "./forest-plot.js";
 import { escapeHtml } from "./internal/html.js";
@@ -181,7 +182,7 @@ export function comparisonHtml(summaries: readonly Summary[]): string {
       resamples: first.resamples,
     });
   } catch (error) {
-    return `<p class="empty">No paired comparison: ${escapeHtml(error instanceof Error ? error.message : String(error))}</p>`;
+    return `<p class="empty">No paired comparison: ${escapeHtml(errorMessage(error))}</p>`;
   }
   const rows = comparison.pairs.map(
     (pair) =>

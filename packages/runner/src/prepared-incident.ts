@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import {
   buildIncidentRepository,
   type DatasetIncident,
@@ -47,7 +46,6 @@ export interface PrepareIncidentOptions {
  */
 export async function prepareIncident(options: PrepareIncidentOptions): Promise<PreparedIncident> {
   const { incident, cacheDir } = options;
-  const workspaceCache = join(cacheDir, "workspaces");
   // A repository stored as data is built offline; a remote one is cloned once into the cache.
   const repository =
     incident.repository.kind === "remote"
@@ -55,7 +53,7 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
           gitdir: await openRepository({
             source: incident.repository.url,
             commit: incident.repository.buggyCommit,
-            cacheDir: workspaceCache,
+            cacheDir,
             signal: options.signal,
           }),
           buggyCommit: incident.repository.buggyCommit,
@@ -74,7 +72,7 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
       commit: repository.buggyCommit,
       dir,
       needles,
-      cacheDir: workspaceCache,
+      cacheDir,
       ...(signal ? { signal } : {}),
     });
     baseDir ??= result.baseDir ?? dir;

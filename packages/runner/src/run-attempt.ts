@@ -10,6 +10,7 @@ import {
   type Diagnosis,
   DistDebugError,
   emptyUsage,
+  errorMessage,
   parseDiagnosis,
   parseTrajectory,
   type RunConfig,
@@ -50,7 +51,7 @@ const MAX_AGENT_FILE_BYTES = 32 * 1024 * 1024;
 
 function errorOf(error: unknown): { code: string; message: string } {
   if (DistDebugError.isInstance(error)) return { code: error.code, message: error.message };
-  return { code: "INTERNAL", message: error instanceof Error ? error.message : String(error) };
+  return { code: "INTERNAL", message: errorMessage(error) };
 }
 
 async function readOptional(path: string): Promise<Buffer | undefined> {

@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type Agent, agentFor } from "@distdebug/agents";
-import { type Dataset, type DatasetIncident, defaultCacheDir } from "@distdebug/dataset";
+import type { Dataset, DatasetIncident } from "@distdebug/dataset";
 import {
   attemptDir,
   readFinishedAttempt,
@@ -18,6 +18,7 @@ import {
   type RunConfig,
   resolveConfigEnv,
 } from "@distdebug/schema";
+import { defaultCacheDir } from "@distdebug/workspace";
 import type { RunEventListener } from "./events.js";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
 import { runAttempt } from "./run-attempt.js";
@@ -45,7 +46,7 @@ export interface RunBenchmarkOptions {
   concurrency?: number;
   /** Redo every selected attempt even when a valid one exists. Default false. */
   redo?: boolean;
-  /** Repository and workspace caches. Default: `$DISTDEBUG_CACHE_DIR` or `~/.cache/distdebug`. */
+  /** Repository and workspace caches. Default: workspace's `defaultCacheDir()`. */
   cacheDir?: string;
   /** The environment `${VAR}` references and API keys are read from. Default `process.env`. */
   env?: Record<string, string | undefined>;
@@ -161,7 +162,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
   const incidents = options.shard ? incidentsOfShard(selected, options.shard) : selected;
   const attemptsPerIncident = options.attempts ?? config.run.attempts;
   const concurrency = Math.max(1, options.concurrency ?? config.run.concurrency);
-  const cacheDir = options.cacheDir ?? defaultCacheDir(options.env ?? process.env);
+  const cacheDir = options.cacheDir ?? defaultCacheDir({ env: options.env ?? process.env });
   const tempDir = join(cacheDir, "tmp");
   await mkdir(options.outDir, { recursive: true });
   await mkdir(tempDir, { recursive: true });

@@ -1,6 +1,6 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { type Dataset, defaultCacheDir, loadDataset, loadGold } from "@distdebug/dataset";
+import { type Dataset, loadDataset, loadGold } from "@distdebug/dataset";
 import { ATTEMPT_FILES, attemptDir, readRunInfo, writeSummary } from "@distdebug/results";
 import {
   type Attempt,
@@ -14,6 +14,7 @@ import {
   writeFileAtomic,
 } from "@distdebug/schema";
 import { type AttemptRecord, type IncidentRecord, summarize } from "@distdebug/stats";
+import { defaultCacheDir } from "@distdebug/workspace";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
 import { attemptInputHash } from "./run-info.js";
 
@@ -83,7 +84,8 @@ export async function scoreResults(options: ScoreResultsOptions): Promise<ScoreR
   const stale: { incidentId: string; attempt: number }[] = [];
   const unscored: string[] = [];
   let changed = 0;
-  const scratch = await mkdtemp(join(cacheDir, "score-"));
+  await mkdir(join(cacheDir, "tmp"), { recursive: true });
+  const scratch = await mkdtemp(join(cacheDir, "tmp", "score-"));
   try {
     for (const incident of incidents) {
       // Incidents without labels are not scored; their repository is not even needed.

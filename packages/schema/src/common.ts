@@ -44,6 +44,35 @@ export function emptyUsage(): Usage {
 }
 
 /**
+ * The sum of two usages (a single call is a usage with `calls: 1`). The cost stays known only
+ * while every call had a price: the first unpriced call makes it null. A usage of no calls
+ * and unknown cost (such as {@link emptyUsage}) adds nothing.
+ *
+ * @example
+ * ```ts
+ * addUsage(emptyUsage(), { inputTokens: 10, outputTokens: 2, cachedTokens: 0, calls: 1, costUsd: 0.01 });
+ * // { inputTokens: 10, outputTokens: 2, cachedTokens: 0, calls: 1, costUsd: 0.01 }
+ * ```
+ */
+export function addUsage(total: Usage, more: Usage): Usage {
+  const empty = (usage: Usage) => usage.calls === 0 && usage.costUsd === null;
+  const costUsd = empty(total)
+    ? more.costUsd
+    : empty(more)
+      ? total.costUsd
+      : total.costUsd === null || more.costUsd === null
+        ? null
+        : total.costUsd + more.costUsd;
+  return {
+    inputTokens: total.inputTokens + more.inputTokens,
+    outputTokens: total.outputTokens + more.outputTokens,
+    cachedTokens: total.cachedTokens + more.cachedTokens,
+    calls: total.calls + more.calls,
+    costUsd,
+  };
+}
+
+/**
  * The `format` field of every DistDebug file: `distdebug.<kind>/<major>`.
  * @param kind - the file kind, for example `diagnosis`.
  * @param major - the major version the schema describes.

@@ -1,5 +1,16 @@
 export { Attempt, AttemptStatus } from "./attempt.js";
-export { emptyUsage, Language, Usage } from "./common.js";
+export {
+  addUsage,
+  CommitId,
+  emptyUsage,
+  formatTag,
+  Language,
+  LineNumber,
+  RepoPath,
+  Sha256,
+  Timestamp,
+  Usage,
+} from "./common.js";
 export { AgentConfig, ModelConfig, ModelPrices, RunConfig, type RunConfigInput } from "./config.js";
 export {
   applyOverrides,
@@ -21,6 +32,7 @@ export {
   ScoreParameters,
   ScoreWarning,
 } from "./diagnosis-scores.js";
+export { errorMessage } from "./error-message.js";
 export { DistDebugError, type DistDebugErrorCode, type DistDebugErrorOptions } from "./errors.js";
 export { readFileChecked, writeFileAtomic } from "./files.js";
 export { type FormatKind, formatOf, formats } from "./formats.js";
@@ -66,3 +78,4 @@ export {
   Trajectory,
   TrajectoryStep,
 } from "./trajectory.js";
+export { type CallTokens, usageFromWire, type WireProvider } from "./wire-usage.js";

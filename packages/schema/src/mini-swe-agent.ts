@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { emptyUsage, type Usage } from "./common.js";
 import type { Trajectory, TrajectoryStep } from "./trajectory.js";
+import { usageFromWire } from "./wire-usage.js";
 
 /** A message of a mini-swe-agent trajectory; unknown fields are kept. */
 export const MiniSweAgentMessage = z.looseObject({
@@ -130,12 +131,14 @@ function usageOf(
   const usage = asRecord(response?.usage) ?? asRecord(extra.usage);
   const cost = asNumber(extra.cost);
   if (!usage && cost === undefined) return undefined;
-  const input = asNumber(usage?.prompt_tokens) ?? asNumber(usage?.input_tokens) ?? 0;
-  const output = asNumber(usage?.completion_tokens) ?? asNumber(usage?.output_tokens) ?? 0;
-  const cached =
-    asNumber(asRecord(usage?.prompt_tokens_details)?.cached_tokens) ??
-    asNumber(usage?.cache_read_input_tokens) ??
-    0;
+  const tokens = usageFromWire("auto", { usage }) ?? {
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedTokens: 0,
+  };
+  const input = tokens.inputTokens;
+  const output = tokens.outputTokens;
+  const cached = tokens.cachedTokens;
   const model = typeof response?.model === "string" ? response.model : undefined;
   return {
     input,

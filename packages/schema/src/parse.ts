@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { errorMessage } from "./error-message.js";
 import { DistDebugError } from "./errors.js";
 import { type FormatKind, formatOf, formats, isFormatKind } from "./formats.js";
 import { describeValue } from "./internal/describe.js";
@@ -54,7 +55,7 @@ export function parseJsonInput(input: unknown, options: ParseOptions = {}): unkn
     const where = jsonErrorLocation(text, error);
     invalidFile(
       source,
-      `not valid JSON${where ? ` (${where})` : ""}: ${error instanceof Error ? error.message : String(error)}`,
+      `not valid JSON${where ? ` (${where})` : ""}: ${errorMessage(error)}`,
       { reason: "not-json", issues: [] },
       error,
     );

@@ -12,6 +12,9 @@ import {
 } from "@distdebug/results";
 import {
   type Attempt,
+  addUsage,
+  emptyUsage,
+  errorMessage,
   type LeakFinding,
   parseAttempt,
   parseDiagnosis,
@@ -22,7 +25,6 @@ import {
   serialize,
   sha256Hex,
   type Trajectory,
-  type Usage,
   writeFileAtomic,
 } from "@distdebug/schema";
 import { scanTrajectory } from "./leakage-scan.js";
@@ -85,16 +87,7 @@ async function readOptional(path: string): Promise<Buffer | undefined> {
 }
 
 function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
-}
-
-function addUsage(total: Usage, usage: Usage): void {
-  total.inputTokens += usage.inputTokens;
-  total.outputTokens += usage.outputTokens;
-  total.cachedTokens += usage.cachedTokens;
-  total.calls += usage.calls;
-  total.costUsd =
-    total.costUsd === null || usage.costUsd === null ? null : total.costUsd + usage.costUsd;
+  return errorMessage(error).split("\n")[0] ?? "";
 }
 
 async function incidentFolders(dir: string): Promise<string[]> {
@@ -137,7 +130,7 @@ export async function packageResults(
   } catch (error) {
     problems.push(firstLine(error));
   }
-  const usage: Usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, calls: 0, costUsd: 0 };
+  let usage = emptyUsage();
   let attempts = 0;
   let failed = 0;
   let scanned = 0;
@@ -182,7 +175,7 @@ export async function packageResults(
       if (record) {
         attempts += 1;
         if (record.status === "agent-error" || record.status === "limit-exceeded") failed += 1;
-        addUsage(usage, record.usage);
+        usage = addUsage(usage, record.usage);
       }
       if (trajectory) {
         firstTrajectory ??= trajectory;

@@ -1,5 +1,5 @@
 import { gunzipSync, gzipSync } from "node:zlib";
-import { DistDebugError } from "@distdebug/schema";
+import { DistDebugError, errorMessage } from "@distdebug/schema";
 
 /** One regular file of a tar archive. */
 export interface TarEntry {
@@ -159,7 +159,7 @@ export function readTarGz(
       source,
       code === "ERR_BUFFER_TOO_LARGE"
         ? "larger than the limit once uncompressed"
-        : `not a gzip-compressed archive (${error instanceof Error ? error.message : String(error)})`,
+        : `not a gzip-compressed archive (${errorMessage(error)})`,
     );
   }
   const entries: TarEntry[] = [];

@@ -8,6 +8,7 @@ import { scoreResults } from "@distdebug/runner";
 import {
   type DiagnosisScores,
   DistDebugError,
+  errorMessage,
   type LeakFinding,
   parseDiagnosisScores,
   parseRunInfo,
@@ -175,9 +176,7 @@ export async function verifySubmission(
         ...scanTrajectory(trajectory, { incidentId: located.incidentId, attempt: located.attempt }),
       );
     } catch (error) {
-      invalid.push(
-        (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? entry.path,
-      );
+      invalid.push(errorMessage(error).split("\n")[0] ?? entry.path);
     }
   }
 
@@ -205,10 +204,7 @@ export async function verifySubmission(
         try {
           packagedSummary = parseSummary(summaryBytes, { source: RESULTS_FILES.summary });
         } catch (error) {
-          invalid.push(
-            (error instanceof Error ? error.message : String(error)).split("\n")[0] ??
-              RESULTS_FILES.summary,
-          );
+          invalid.push(errorMessage(error).split("\n")[0] ?? RESULTS_FILES.summary);
         }
       }
       const result = await scoreResults({

@@ -1,3 +1,4 @@
+export { diffLines, type LineEdits } from "@distdebug/evaluator";
 export { type BaselineResults, baselineResults } from "./baseline-results.js";
 export {
   anthropicBody,

@@ -1,3 +1,5 @@
+import type { CacheVariableDeprecatedEvent } from "./cache-dir.js";
+
 /**
  * Events of {@link prepareWorkspace}, named `<noun>-<verb>`.
  *
@@ -7,6 +9,7 @@
  * ```
  */
 export type WorkspaceEvent =
+  | CacheVariableDeprecatedEvent
   | { type: "repo-clone-start"; url: string }
   | { type: "repo-clone-end"; url: string }
   | { type: "repo-fetch-start"; url: string }

@@ -1,3 +1,8 @@
+export {
+  type CacheVariableDeprecatedEvent,
+  type DefaultCacheDirOptions,
+  defaultCacheDir,
+} from "./cache-dir.js";
 export type { GitEngine } from "./engine.js";
 export type { WorkspaceEvent } from "./events.js";
 export {

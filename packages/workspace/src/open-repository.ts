@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
+import { defaultCacheDir } from "./cache-dir.js";
 import { type GitEngine, openReader } from "./engine.js";
 import type { WorkspaceEvent } from "./events.js";
-import { defaultCacheDir, openSource } from "./internal/source-repo.js";
+import { openSource } from "./internal/source-repo.js";
 
 /** Options of {@link openRepository}. */
 export interface OpenRepositoryOptions {
@@ -35,7 +36,7 @@ export function openRepository(options: OpenRepositoryOptions): Promise<string> 
   const emit = options.onEvent ?? (() => {});
   return openSource({
     source: options.source,
-    cacheDir: resolve(options.cacheDir ?? defaultCacheDir()),
+    cacheDir: resolve(options.cacheDir ?? defaultCacheDir({ onEvent: emit })),
     commit: options.commit,
     hasCommit: async (path) => {
       const probe = await openReader(path, options.engine);

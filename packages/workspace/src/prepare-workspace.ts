@@ -2,12 +2,13 @@ import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { DistDebugError, writeFileAtomic } from "@distdebug/schema";
+import { defaultCacheDir } from "./cache-dir.js";
 import type { GitEngine } from "./engine.js";
 import { openReader } from "./engine.js";
 import type { WorkspaceEvent } from "./events.js";
 import { chownTree, copyTree, digestTreeSync, type Owner } from "./internal/copy-tree.js";
 import { type MaterializeResult, materialize, type Replacement } from "./internal/materialize.js";
-import { defaultCacheDir, sourceKey } from "./internal/source-repo.js";
+import { sourceKey } from "./internal/source-repo.js";
 import { removeStaleSiblings, tempSibling, withLock } from "./internal/temp-files.js";
 import { compileNeedles } from "./needles.js";
 import { openRepository } from "./open-repository.js";
@@ -25,8 +26,8 @@ export interface PrepareWorkspaceOptions {
   /** Strings to scrub from file contents (issue keys, the fix commit id). Default none. */
   needles?: readonly string[];
   /**
-   * Cache folder for cloned repositories and base workspaces. Default `$DISTDEBUG_CACHE`, else
-   * `~/.cache/distdebug`. `false` builds straight into `dir` with no base-workspace cache.
+   * Cache folder for cloned repositories (`repos/`) and base workspaces (`workspaces/`).
+   * Default {@link defaultCacheDir}. `false` builds straight into `dir` with no base-workspace cache.
    */
   cacheDir?: string | false;
   /** How the source is read. Default `auto` (the `git` binary when present). */
@@ -135,8 +136,13 @@ export async function prepareWorkspace(
       code: "INVALID_ARGUMENT",
       message: `compressionLevel: expected 0-9, found ${level}`,
     });
-  const cacheDir =
-    options.cacheDir === false ? undefined : resolve(options.cacheDir ?? defaultCacheDir());
+  const sharedCache = resolve(
+    options.cacheDir === false || options.cacheDir === undefined
+      ? defaultCacheDir({ onEvent: emit })
+      : options.cacheDir,
+  );
+  // with `cacheDir: false` clones still go to the shared cache, base workspaces nowhere
+  const cacheDir = options.cacheDir === false ? undefined : sharedCache;
 
   await mkdir(dirname(dir), { recursive: true });
   for (const path of await removeStaleSiblings(dir)) emit({ type: "stale-remove", path });
@@ -154,7 +160,7 @@ export async function prepareWorkspace(
     openRepository({
       source: options.source,
       commit: options.commit,
-      cacheDir: cacheDir ?? defaultCacheDir(),
+      cacheDir: sharedCache,
       ...(options.engine ? { engine: options.engine } : {}),
       signal: options.signal,
       onEvent: emit,

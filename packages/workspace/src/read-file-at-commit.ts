@@ -1,8 +1,9 @@
 import { DistDebugError } from "@distdebug/schema";
+import { defaultCacheDir } from "./cache-dir.js";
 import { type GitEngine, openReader } from "./engine.js";
 import { commitParents } from "./fix-lines.js";
 import { commitTree, entryKind, parseTree } from "./git-objects.js";
-import { defaultCacheDir, isUrl, localGitDir, openSource } from "./internal/source-repo.js";
+import { isUrl, localGitDir, openSource } from "./internal/source-repo.js";
 
 /** The git folder of a local repository, or of a URL's clone in the cache. */
 function gitdirOf(options: { source: string; commit: string; cacheDir?: string }): Promise<string> {
@@ -23,7 +24,7 @@ export interface ReadFileAtCommitOptions {
   commit: string;
   /** POSIX path inside the repository. */
   path: string;
-  /** Default `$DISTDEBUG_CACHE` or `~/.cache/distdebug` (for URL sources). */
+  /** Default {@link defaultCacheDir} (for URL sources). */
   cacheDir?: string;
   engine?: GitEngine;
 }

@@ -2,10 +2,15 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DistDebugError, type ModelConfig } from "@distdebug/schema";
+import {
+  type CallTokens,
+  DistDebugError,
+  errorMessage,
+  type ModelConfig,
+  usageFromWire,
+} from "@distdebug/schema";
 import { isRetryableStatus, retryAfterMs, withRetries } from "../model/retry.js";
 import type { MeteredCall, UsageMeter } from "../model/usage-meter.js";
-import { anthropicUsage, openAiUsage } from "../model/wire-usage.js";
 
 /** The provider's API when `model.baseUrl` is not set. */
 export const DEFAULT_BASE_URLS = {
@@ -211,13 +216,12 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
             : { initialDelayMs: options.retryInitialDelayMs }),
         },
       );
-      let tokens: ReturnType<typeof openAiUsage>;
+      let tokens: CallTokens | undefined;
       let parsed: unknown;
       try {
         parsed = JSON.parse(text);
       } catch {}
-      if (status >= 200 && status < 300)
-        tokens = model.provider === "anthropic" ? anthropicUsage(parsed) : openAiUsage(parsed);
+      if (status >= 200 && status < 300) tokens = usageFromWire(model.provider, parsed);
       const call = meter.record({
         model:
           typeof (parsed as { model?: unknown })?.model === "string"
@@ -242,7 +246,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
       const message =
         error instanceof UpstreamStatus
           ? `upstream HTTP ${error.status} after ${model.maxRetries + 1} tries`
-          : `the upstream model API could not be reached: ${error instanceof Error ? error.message : String(error)}`;
+          : `the upstream model API could not be reached: ${errorMessage(error)}`;
       const call = meter.record({
         model: model.name,
         inputTokens: 0,
@@ -263,11 +267,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) =>
-      sendJson(
-        res,
-        500,
-        refusal("gateway_error", error instanceof Error ? error.message : String(error)),
-      ),
+      sendJson(res, 500, refusal("gateway_error", errorMessage(error))),
     );
   });
   try {
@@ -283,7 +283,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
     if (ownDir) await rm(dir, { recursive: true, force: true });
     throw new DistDebugError({
       code: "SANDBOX_ERROR",
-      message: `the model gateway could not listen on ${socketPath}: ${error instanceof Error ? error.message : String(error)}`,
+      message: `the model gateway could not listen on ${socketPath}: ${errorMessage(error)}`,
       cause: error,
     });
   }

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
   DistDebugError,
+  errorMessage,
   formats,
   type ModelConfig,
   serialize,
@@ -185,7 +186,7 @@ async function runMini(context: AgentContext, options: MiniAgentOptions): Promis
         signal: AbortSignal.any([context.signal, AbortSignal.timeout(remaining)]),
       });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       steps.push(
         meter.record({
           model: model.name,

@@ -1,7 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
+import { usageFromWire } from "@distdebug/schema";
 import { callModel, MalformedReply } from "./call-model.js";
 import type { CreateModelClientOptions, ModelClient } from "./model-client.js";
-import { anthropicUsage } from "./wire-usage.js";
 
 /** `max_tokens` sent to Anthropic when `model.parameters` names none (the API requires it). */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
@@ -43,7 +43,7 @@ export function createAnthropicClient(options: CreateModelClientOptions): ModelC
         const content = body.content
           .map((block) => (block.type === "text" ? block.text : ""))
           .join("");
-        const tokens = anthropicUsage(body);
+        const tokens = usageFromWire("anthropic", body);
         if (!tokens)
           throw new MalformedReply("the body has no usage object (tokens cannot be counted)");
         return {

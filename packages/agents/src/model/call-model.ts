@@ -1,8 +1,8 @@
 import Anthropic from "@anthropic-ai/sdk";
+import type { CallTokens } from "@distdebug/schema";
 import { DistDebugError } from "@distdebug/schema";
 import OpenAI from "openai";
 import type { CompleteOptions, CreateModelClientOptions, ModelReply } from "./model-client.js";
-import type { CallTokens } from "./pricing.js";
 import { isRetryableStatus, type RetryVerdict, retryAfterMs, withRetries } from "./retry.js";
 
 /** The shape both SDKs' errors share (Stainless clients). */

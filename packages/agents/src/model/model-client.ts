@@ -1,7 +1,6 @@
-import type { ModelConfig } from "@distdebug/schema";
+import type { CallTokens, ModelConfig } from "@distdebug/schema";
 import { createAnthropicClient } from "./anthropic-client.js";
 import { createOpenAiClient } from "./openai-client.js";
-import type { CallTokens } from "./pricing.js";
 
 /** A chat message sent to the model. */
 export interface ModelMessage {

@@ -1,7 +1,7 @@
+import { usageFromWire } from "@distdebug/schema";
 import OpenAI from "openai";
 import { callModel, MalformedReply } from "./call-model.js";
 import type { CreateModelClientOptions, ModelClient } from "./model-client.js";
-import { openAiUsage } from "./wire-usage.js";
 
 /** The OpenAI-compatible Chat Completions client (see `createModelClient`). */
 export function createOpenAiClient(options: CreateModelClientOptions): ModelClient {
@@ -31,7 +31,7 @@ export function createOpenAiClient(options: CreateModelClientOptions): ModelClie
         const content = choice.message.content;
         if (content !== null && content !== undefined && typeof content !== "string")
           throw new MalformedReply("choices[0].message.content is not a string");
-        const tokens = openAiUsage(body);
+        const tokens = usageFromWire("openai", body);
         if (!tokens)
           throw new MalformedReply("the body has no usage object (tokens cannot be counted)");
         return {

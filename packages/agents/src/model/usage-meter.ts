@@ -1,5 +1,11 @@
-import { emptyUsage, type ModelPrices, type Usage } from "@distdebug/schema";
-import { addUsage, type CallTokens, costOf } from "./pricing.js";
+import {
+  addUsage,
+  type CallTokens,
+  emptyUsage,
+  type ModelPrices,
+  type Usage,
+} from "@distdebug/schema";
+import { costOf } from "./pricing.js";
 
 /** One metered model call, as it goes into a trajectory's `model-call` step. */
 export interface MeteredCall extends CallTokens {
@@ -61,7 +67,7 @@ export class UsageMeter {
       at: new Date().toISOString(),
     };
     this.calls.push(step);
-    this.#usage = addUsage(this.#usage, step);
+    this.#usage = addUsage(this.#usage, { ...step, calls: 1 });
     return step;
   }
 

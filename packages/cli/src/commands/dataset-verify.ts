@@ -1,8 +1,9 @@
 import { mkdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { defaultCacheDir, globToRegExp, loadDataset } from "@distdebug/dataset";
+import { globToRegExp, loadDataset } from "@distdebug/dataset";
 import { findMirror, type IncidentVerification, verifyIncident } from "@distdebug/runner";
 import { defineCommand, optionalString, stringList, UsageError } from "../command.js";
+import { cacheDirOf } from "../render/cache-dir.js";
 
 function mirrorOptions(values: string[], cwd: string) {
   const dirs: string[] = [];
@@ -46,8 +47,7 @@ export default defineCommand({
         entry.scorable && (patterns.length === 0 || patterns.some((p) => p.test(entry.id))),
     );
     const mirrors = mirrorOptions(stringList(args, "mirror"), io.cwd);
-    const cacheText = optionalString(args, "cache-dir");
-    const cacheDir = cacheText ? resolve(io.cwd, cacheText) : defaultCacheDir(io.env);
+    const cacheDir = cacheDirOf(optionalString(args, "cache-dir"), io);
     await mkdir(join(cacheDir, "tmp"), { recursive: true });
     const results: (IncidentVerification & { seconds: number })[] = [];
     for (const incident of incidents) {

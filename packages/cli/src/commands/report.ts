@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, realpath, rm, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
-import { type DatasetIncident, defaultCacheDir, loadDataset, loadGold } from "@distdebug/dataset";
+import { type DatasetIncident, loadDataset, loadGold } from "@distdebug/dataset";
 import {
   formatLeaderboard,
   type LoadedResults,
@@ -12,6 +12,7 @@ import { type PreparedIncident, prepareIncident } from "@distdebug/runner";
 import { serialize } from "@distdebug/schema";
 import { errorMessage } from "../cli.js";
 import { defineCommand, optionalString, UsageError } from "../command.js";
+import { cacheDirOf } from "../render/cache-dir.js";
 
 /** Source files larger than this are not shown in the report. */
 const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
@@ -148,9 +149,7 @@ export default defineCommand({
       datasetOption === undefined ? undefined : resolve(io.cwd, datasetOption),
       warn,
     );
-    const cacheOption = optionalString(args, "cache-dir");
-    const cacheDir =
-      cacheOption === undefined ? defaultCacheDir(io.env) : resolve(io.cwd, cacheOption);
+    const cacheDir = cacheDirOf(optionalString(args, "cache-dir"), io);
     const scratch = await mkdtemp(join(io.env.TMPDIR ?? "/tmp", "distdebug-report-"));
     let written: Awaited<ReturnType<typeof writeReport>>;
     try {

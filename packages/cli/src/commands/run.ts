@@ -21,6 +21,7 @@ import {
   stringList,
   UsageError,
 } from "../command.js";
+import { cacheDirOf } from "../render/cache-dir.js";
 import { createRunProgress } from "../render/run-progress.js";
 import { shardFromArgs, shardOptions, shardOutName } from "../shard-options.js";
 
@@ -129,7 +130,7 @@ export default defineCommand({
     );
     const runs = optionalString(args, "runs");
     const concurrency = optionalString(args, "concurrency");
-    const cacheDir = optionalString(args, "cache-dir");
+    const cacheDir = cacheDirOf(optionalString(args, "cache-dir"), io);
     const progress = createRunProgress(io, args.values.json ? "json" : io.isTTY ? "tty" : "plain");
     const result = await runBenchmark({
       config,
@@ -140,7 +141,7 @@ export default defineCommand({
       ...(concurrency === undefined
         ? {}
         : { concurrency: parsePositiveInt(concurrency, "concurrency", 1) }),
-      ...(cacheDir === undefined ? {} : { cacheDir: resolve(io.cwd, cacheDir) }),
+      cacheDir,
       redo: Boolean(args.values.redo),
       ...(shard ? { shard } : {}),
       env: io.env,

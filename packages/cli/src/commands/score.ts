@@ -4,6 +4,7 @@ import { scoreResults } from "@distdebug/runner";
 import { serialize } from "@distdebug/schema";
 import { DEFAULT_SEED } from "@distdebug/stats";
 import { defineCommand, optionalString, parsePositiveInt, UsageError } from "../command.js";
+import { cacheDirOf } from "../render/cache-dir.js";
 
 function parseSeed(text: string): number {
   const value = Number(text);
@@ -34,12 +35,12 @@ export default defineCommand({
     if (!dir || args.positionals.length > 1) throw new UsageError("name one results folder");
     const attempts = optionalString(args, "attempts");
     const seed = optionalString(args, "seed");
-    const cacheDir = optionalString(args, "cache-dir");
+    const cacheDir = cacheDirOf(optionalString(args, "cache-dir"), io);
     const result = await scoreResults({
       outDir: resolve(io.cwd, dir),
       ...(attempts === undefined ? {} : { attempts: parsePositiveInt(attempts, "attempts", 1) }),
       ...(seed === undefined ? {} : { seed: parseSeed(seed) }),
-      ...(cacheDir === undefined ? {} : { cacheDir: resolve(io.cwd, cacheDir) }),
+      cacheDir,
     });
     if (args.values.json) {
       io.stdout(

@@ -4,6 +4,7 @@ import { attemptPath } from "@distdebug/results";
 import { serialize } from "@distdebug/schema";
 import { verifySubmission } from "@distdebug/submission";
 import { defineCommand, optionalString, UsageError } from "../command.js";
+import { cacheDirOf } from "../render/cache-dir.js";
 
 export default defineCommand({
   usage: "verify <archive> [--dataset dir]",
@@ -21,12 +22,12 @@ export default defineCommand({
     const archive = args.positionals[0];
     if (!archive || args.positionals.length > 1) throw new UsageError("name one archive");
     const datasetDir = optionalString(args, "dataset");
-    const cacheDir = optionalString(args, "cache-dir");
+    const cacheDir = cacheDirOf(optionalString(args, "cache-dir"), io);
     const result = await verifySubmission({
       archive: resolve(io.cwd, archive),
       rescore: args.values["skip-rescore"] !== true,
       ...(datasetDir ? { dataset: await loadDataset(resolve(io.cwd, datasetDir)) } : {}),
-      ...(cacheDir ? { cacheDir: resolve(io.cwd, cacheDir) } : {}),
+      cacheDir,
       ...(io.signal ? { signal: io.signal } : {}),
     });
     if (args.values.json) {

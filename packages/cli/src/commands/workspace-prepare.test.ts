@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
@@ -97,5 +97,28 @@ describe("distdebug workspace prepare", () => {
     ).toBe(1);
     expect(io.err()).toMatch(/^distdebug workspace prepare: .*commit deadbeef.* not found.*\n$/);
     expect(io.err().split("\n")).toHaveLength(2);
+  });
+  it("reads the deprecated DISTDEBUG_CACHE with a warning, into the one cache layout", async () => {
+    const source = await issueRepo();
+    const base = await testdir();
+    const io = captureIO({ cwd: base, env: { DISTDEBUG_CACHE: join(base, "old-cache") } });
+    const code = await runCli(
+      [
+        "workspace",
+        "prepare",
+        "--repo",
+        source.dir,
+        "--commit",
+        source.commits[0] ?? "",
+        "--out",
+        "ws",
+      ],
+      io,
+    );
+    expect(code).toBe(0);
+    expect(io.err()).toBe(
+      `warning: DISTDEBUG_CACHE is deprecated, set DISTDEBUG_CACHE_DIR instead (using ${join(base, "old-cache")})\n`,
+    );
+    expect(readdirSync(join(base, "old-cache"))).toContain("workspaces");
   });
 });

@@ -12,6 +12,7 @@ import {
   stringList,
   UsageError,
 } from "../command.js";
+import { cacheDirOf } from "../render/cache-dir.js";
 
 const engines = new Set(["auto", "git", "isomorphic-git"]);
 
@@ -49,7 +50,7 @@ export default defineCommand({
     const needles = [...stringList(args, "needle"), ...(fixCommit ? [fixCommit] : [])];
     const cacheDir = args.values["no-cache"]
       ? false
-      : (optionalString(args, "cache-dir") ?? io.env.DISTDEBUG_CACHE);
+      : cacheDirOf(optionalString(args, "cache-dir"), io);
     const result = await prepareWorkspace({
       source: repo,
       commit,
@@ -57,9 +58,7 @@ export default defineCommand({
       needles,
       engine: engine as GitEngine,
       replace: args.values.replace === true,
-      ...(cacheDir === undefined
-        ? {}
-        : { cacheDir: cacheDir === false ? false : resolve(io.cwd, cacheDir) }),
+      cacheDir,
       ...(io.signal ? { signal: io.signal } : {}),
       onEvent: (event) => {
         if (!io.isTTY || args.values.json) return;

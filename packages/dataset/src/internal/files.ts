@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DistDebugError, type InvalidFileData } from "@distdebug/schema";
+import { DistDebugError, errorMessage, type InvalidFileData } from "@distdebug/schema";
 import type { DatasetProblem } from "../problems.js";
 
 /** Every regular file below `dir`, as sorted POSIX paths relative to it. */
@@ -41,5 +41,5 @@ export function problemsOf(error: unknown, file: string): DatasetProblem[] {
       : error.message;
     return [{ file, message }];
   }
-  return [{ file, message: error instanceof Error ? error.message : String(error) }];
+  return [{ file, message: errorMessage(error) }];
 }

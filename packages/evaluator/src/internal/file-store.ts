@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { errorMessage } from "@distdebug/schema";
 import type { ReadFile } from "../directory-reader.js";
 import { type LanguageChoice, languageOf } from "../languages.js";
 import { normalizeRepoPath } from "../paths.js";
@@ -101,7 +102,7 @@ export class FileStore {
     try {
       content = await this.#readFile(path);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       return { status: "missing", path, message };
     }
     if (content === undefined) return { status: "missing", path };

@@ -1,5 +1,5 @@
 import { DistDebugError } from "@distdebug/schema";
-import type { LineEdits } from "./line-diff.js";
+import type { LineEdits } from "../line-diff.js";
 
 /** One file of a unified diff, in buggy-revision terms. */
 export interface DiffFile extends LineEdits {

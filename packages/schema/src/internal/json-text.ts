@@ -1,3 +1,4 @@
+import { errorMessage } from "../error-message.js";
 /** Decodes bytes or passes a string through; strips a UTF-8 BOM. */
 export function toText(input: string | Uint8Array): string {
   const text = typeof input === "string" ? input : new TextDecoder("utf-8").decode(input);
@@ -6,7 +7,7 @@ export function toText(input: string | Uint8Array): string {
 
 /** Where in the text a JSON.parse error points, as `line L, column C`, if it says. */
 export function jsonErrorLocation(text: string, error: unknown): string | undefined {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const match = /position (\d+)/.exec(message);
   if (!match) return undefined;
   const position = Number(match[1]);

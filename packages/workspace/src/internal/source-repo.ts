@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, realpath, rename, rm, stat } from "node:fs/promises";
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { DistDebugError } from "@distdebug/schema";
 import { type CloneEngine, cloneBare, cloneEngine, fetchAll } from "./clone.js";
@@ -9,14 +8,6 @@ import { tempSibling, withLock } from "./temp-files.js";
 /** True when `source` is a URL rather than a local path. */
 export function isUrl(source: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(source);
-}
-
-/** The default cache folder: `$DISTDEBUG_CACHE`, else `$XDG_CACHE_HOME/distdebug`, else `~/.cache/distdebug`. */
-export function defaultCacheDir(): string {
-  return (
-    process.env.DISTDEBUG_CACHE ??
-    join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "distdebug")
-  );
 }
 
 async function isDir(path: string): Promise<boolean> {

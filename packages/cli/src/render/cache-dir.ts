@@ -1,0 +1,19 @@
+import { resolve } from "node:path";
+import { defaultCacheDir } from "@distdebug/workspace";
+import type { CliIO } from "../io.js";
+
+/**
+ * The cache folder of a command: `--cache-dir` (relative to the working folder), else
+ * workspace's `defaultCacheDir` of the command's environment, warning on stderr when it came
+ * from the deprecated `DISTDEBUG_CACHE`.
+ */
+export function cacheDirOf(option: string | undefined, io: CliIO): string {
+  if (option !== undefined) return resolve(io.cwd, option);
+  return defaultCacheDir({
+    env: io.env,
+    onEvent: (event) =>
+      io.stderr(
+        `warning: ${event.variable} is deprecated, set ${event.replacement} instead (using ${event.value})\n`,
+      ),
+  });
+}
