@@ -2,6 +2,7 @@ import {
   Diagnosis,
   DiagnosisBlock,
   DistDebugError,
+  describeZodIssues,
   parseDiagnosis,
   parseJsonInput,
 } from "@distdebug/schema";
@@ -15,15 +16,6 @@ export type ListedBlock =
 export type ReadDiagnosis =
   | { valid: true; incidentId: string; blocks: ListedBlock[] }
   | { valid: false; reason: string };
-
-function describeIssues(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
-  return error.issues
-    .map(
-      (issue) =>
-        `${issue.path.length > 0 ? issue.path.map(String).join(".") : "(block)"}: ${issue.message}`,
-    )
-    .join("; ");
-}
 
 /**
  * Validates a diagnosis as an agent wrote it. A valid envelope (format, incidentId, blocks
@@ -58,7 +50,7 @@ export function readDiagnosis(input: unknown): ReadDiagnosis {
         const block = DiagnosisBlock.safeParse(raw);
         return block.success
           ? { ok: true, block: block.data }
-          : { ok: false, reason: describeIssues(block.error), raw };
+          : { ok: false, reason: describeZodIssues(block.error, raw).text.trim(), raw };
       }),
     };
   }
