@@ -7,7 +7,7 @@ import {
   loadGold,
 } from "@distdebug/dataset";
 import { createEvaluator, directoryReader, scoreMissingDiagnosis } from "@distdebug/evaluator";
-import type { Diagnosis, DiagnosisScores, Gold } from "@distdebug/schema";
+import { type Diagnosis, type DiagnosisScores, DistDebugError, type Gold } from "@distdebug/schema";
 import { checkLeakage, openRepository, prepareWorkspace } from "@distdebug/workspace";
 
 /**
@@ -93,7 +93,12 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
     async score(diagnosis, incidentId) {
       if (!gold) return undefined;
       if (!diagnosis) return scoreMissingDiagnosis({ gold, reason: "no valid diagnosis" });
-      if (!baseDir) throw new Error(`${incidentId}: the workspace was not prepared before scoring`);
+      if (!baseDir)
+        throw new DistDebugError({
+          code: "INTERNAL",
+          message: `${incidentId}: score() was called before prepare() made the workspace; call prepare() first`,
+          data: { incidentId },
+        });
       evaluator ??= createEvaluator({ readFile: directoryReader(baseDir) });
       return evaluator.score({ diagnosis, gold });
     },
