@@ -8,7 +8,12 @@ import {
 } from "@distdebug/dataset";
 import { createEvaluator, directoryReader, scoreMissingDiagnosis } from "@distdebug/evaluator";
 import { type Diagnosis, type DiagnosisScores, DistDebugError, type Gold } from "@distdebug/schema";
-import { checkLeakage, openRepository, prepareWorkspace } from "@distdebug/workspace";
+import {
+  checkLeakage,
+  openRepository,
+  prepareWorkspace,
+  type WorkspaceEvent,
+} from "@distdebug/workspace";
 
 /**
  * One incident made ready for its attempts, once: its repository built into the cache, its
@@ -19,8 +24,15 @@ export interface PreparedIncident {
   readonly task: IncidentTask;
   /** Undefined for incidents without labels (the catalog): their attempts are not scored. */
   readonly gold: Gold | undefined;
-  /** Copies the anonymized workspace at the buggy revision into `dir` (from the base cache). */
-  materialize(dir: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * Copies the anonymized workspace at the buggy revision into `dir` (from the base cache),
+   * passing the workspace's events to `onEvent`.
+   */
+  materialize(
+    dir: string,
+    signal?: AbortSignal,
+    onEvent?: (event: WorkspaceEvent) => void,
+  ): Promise<void>;
   /** Leak findings in a prepared workspace, as one line each; empty when clean. */
   checkLeakage(dir: string): Promise<string[]>;
   /** Scores a diagnosis (undefined: none valid) against the gold; undefined when not scorable. */
@@ -32,6 +44,8 @@ export interface PrepareIncidentOptions {
   incident: DatasetIncident;
   cacheDir: string;
   signal?: AbortSignal;
+  /** The workspace's events of preparing the incident (the clone of a remote repository). */
+  onEvent?: (event: WorkspaceEvent) => void;
 }
 
 /**
@@ -52,6 +66,7 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
             commit: incident.repository.buggyCommit,
             cacheDir: workspaceCache,
             signal: options.signal,
+            ...(options.onEvent ? { onEvent: options.onEvent } : {}),
           }),
           buggyCommit: incident.repository.buggyCommit,
         }
@@ -63,7 +78,11 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
   const task = await incidentTask(incident);
   const needles = gold?.needles ?? [];
   let baseDir: string | undefined;
-  const materialize = async (dir: string, signal?: AbortSignal) => {
+  const materialize = async (
+    dir: string,
+    signal?: AbortSignal,
+    onEvent?: (event: WorkspaceEvent) => void,
+  ) => {
     const result = await prepareWorkspace({
       source: repository.gitdir,
       commit: repository.buggyCommit,
@@ -71,6 +90,7 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
       needles,
       cacheDir: workspaceCache,
       ...(signal ? { signal } : {}),
+      ...(onEvent ? { onEvent } : {}),
     });
     baseDir ??= result.baseDir ?? dir;
   };
