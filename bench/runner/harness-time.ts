@@ -25,7 +25,7 @@ const startOnly: Agent = {
   async run(context) {
     const result = await context.sandbox.exec("true", { timeoutMs: 10_000 });
     context.emit({
-      type: "command-end",
+      type: "agent-command-end",
       incidentId: context.incidentId,
       attempt: context.attempt,
       command: "true",

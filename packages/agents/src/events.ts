@@ -6,7 +6,7 @@ import type { Usage } from "@distdebug/schema";
  */
 export type AgentEvent =
   | {
-      type: "command-end";
+      type: "agent-command-end";
       incidentId: string;
       attempt: number;
       command: string;

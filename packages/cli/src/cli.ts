@@ -148,7 +148,7 @@ export async function runCli(argv: readonly string[], io: CliIO = processIO()): 
   try {
     return await command.run({ values: parsed.values, positionals: parsed.positionals }, io);
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (UsageError.is(error)) {
       io.stderr(
         `distdebug ${entry.words.join(" ")}: ${error.message}\nUsage: distdebug ${command.usage}\n`,
       );

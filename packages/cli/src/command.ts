@@ -1,4 +1,5 @@
 import type { ParseArgsConfig } from "node:util";
+import { DistDebugError } from "@distdebug/schema";
 
 /** One option of a command: a `node:util` parseArgs option with a help text. */
 export type CommandOption = NonNullable<ParseArgsConfig["options"]>[string] & {
@@ -31,9 +32,19 @@ export function defineCommand(command: Command): Command {
   return command;
 }
 
-/** A usage error: the dispatcher prints it with the command's usage and exits 2. */
-export class UsageError extends Error {
-  override name = "UsageError";
+/**
+ * A usage error: a {@link DistDebugError} with the code `USAGE`, which the dispatcher prints
+ * with the command's usage line and turns into exit code 2.
+ */
+export class UsageError extends DistDebugError {
+  constructor(message: string) {
+    super({ code: "USAGE", message });
+  }
+
+  /** True for any `USAGE` error (also one created by another copy of this package). */
+  static is(error: unknown): error is DistDebugError<unknown> {
+    return DistDebugError.isInstance(error) && error.code === "USAGE";
+  }
 }
 
 /** Reads a string option or throws a {@link UsageError}. */

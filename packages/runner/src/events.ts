@@ -1,12 +1,18 @@
 import type { AgentEvent } from "@distdebug/agents";
+import type { SandboxEvent } from "@distdebug/sandbox";
 import type { Attempt, AttemptStatus } from "@distdebug/schema";
+import type { WorkspaceEvent } from "@distdebug/workspace";
 
 /** A phase of one attempt, timed in `attempt.json`'s `timings`. */
 export type AttemptPhase = "workspace" | "leakage" | "sandbox" | "agent" | "scoring";
 
 /**
  * Events of {@link runBenchmark} and {@link runAttempt}, named `<noun>-<verb>`, with the
- * agents' own events (`command-end`, `model-call-end`).
+ * agents' own events (`agent-command-end`, `model-call-end`). The events of the layers an
+ * attempt calls arrive wrapped and tagged with the attempt: `attempt-workspace` carries a
+ * {@link WorkspaceEvent} (cache hit or miss, tree copy, ...) and `attempt-sandbox` a
+ * {@link SandboxEvent} (`sandbox-warn`, `command-start`, `command-end`); `incident-workspace`
+ * carries the workspace events of preparing an incident once (the clone of its repository).
  */
 export type RunEvent =
   | {
@@ -22,6 +28,9 @@ export type RunEvent =
   | { type: "attempt-start"; incidentId: string; attempt: number }
   | { type: "attempt-phase"; incidentId: string; attempt: number; phase: AttemptPhase }
   | AgentEvent
+  | { type: "incident-workspace"; incidentId: string; event: WorkspaceEvent }
+  | { type: "attempt-workspace"; incidentId: string; attempt: number; event: WorkspaceEvent }
+  | { type: "attempt-sandbox"; incidentId: string; attempt: number; event: SandboxEvent }
   | { type: "attempt-end"; incidentId: string; attempt: number; record: Attempt }
   | {
       type: "run-end";

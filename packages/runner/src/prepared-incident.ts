@@ -11,8 +11,13 @@ import {
   listDirectoryFiles,
   scoreMissingDiagnosis,
 } from "@distdebug/evaluator";
-import type { Diagnosis, DiagnosisScores, Gold } from "@distdebug/schema";
-import { checkLeakage, openRepository, prepareWorkspace } from "@distdebug/workspace";
+import { type Diagnosis, type DiagnosisScores, DistDebugError, type Gold } from "@distdebug/schema";
+import {
+  checkLeakage,
+  openRepository,
+  prepareWorkspace,
+  type WorkspaceEvent,
+} from "@distdebug/workspace";
 
 /**
  * One incident made ready for its attempts, once: its repository built into the cache, its
@@ -23,8 +28,15 @@ export interface PreparedIncident {
   readonly task: IncidentTask;
   /** Undefined for incidents without labels (the catalog): their attempts are not scored. */
   readonly gold: Gold | undefined;
-  /** Copies the anonymized workspace at the buggy revision into `dir` (from the base cache). */
-  materialize(dir: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * Copies the anonymized workspace at the buggy revision into `dir` (from the base cache),
+   * passing the workspace's events to `onEvent`.
+   */
+  materialize(
+    dir: string,
+    signal?: AbortSignal,
+    onEvent?: (event: WorkspaceEvent) => void,
+  ): Promise<void>;
   /** Leak findings in a prepared workspace, as one line each; empty when clean. */
   checkLeakage(dir: string): Promise<string[]>;
   /** Scores a diagnosis (undefined: none valid) against the gold; undefined when not scorable. */
@@ -36,6 +48,8 @@ export interface PrepareIncidentOptions {
   incident: DatasetIncident;
   cacheDir: string;
   signal?: AbortSignal;
+  /** The workspace's events of preparing the incident (the clone of a remote repository). */
+  onEvent?: (event: WorkspaceEvent) => void;
 }
 
 /**
@@ -55,6 +69,7 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
             commit: incident.repository.buggyCommit,
             cacheDir,
             signal: options.signal,
+            ...(options.onEvent ? { onEvent: options.onEvent } : {}),
           }),
           buggyCommit: incident.repository.buggyCommit,
         }
@@ -66,7 +81,11 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
   const task = await incidentTask(incident);
   const needles = gold?.needles ?? [];
   let baseDir: string | undefined;
-  const materialize = async (dir: string, signal?: AbortSignal) => {
+  const materialize = async (
+    dir: string,
+    signal?: AbortSignal,
+    onEvent?: (event: WorkspaceEvent) => void,
+  ) => {
     const result = await prepareWorkspace({
       source: repository.gitdir,
       commit: repository.buggyCommit,
@@ -74,6 +93,7 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
       needles,
       cacheDir,
       ...(signal ? { signal } : {}),
+      ...(onEvent ? { onEvent } : {}),
     });
     baseDir ??= result.baseDir ?? dir;
   };
@@ -96,7 +116,12 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
     async score(diagnosis, incidentId) {
       if (!gold) return undefined;
       if (!diagnosis) return scoreMissingDiagnosis({ gold, reason: "no valid diagnosis" });
-      if (!baseDir) throw new Error(`${incidentId}: the workspace was not prepared before scoring`);
+      if (!baseDir)
+        throw new DistDebugError({
+          code: "INTERNAL",
+          message: `${incidentId}: score() was called before prepare() made the workspace; call prepare() first`,
+          data: { incidentId },
+        });
       const root = baseDir;
       // The file list sets the repository's size, which sets the coverage row budget.
       evaluator ??= createEvaluator({

@@ -118,7 +118,9 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
     const outputDir = join(work, "output");
     phase("workspace");
     prepared = await options.prepared;
-    await prepared.materialize(workspaceDir, signal);
+    await prepared.materialize(workspaceDir, signal, (event) =>
+      emit({ type: "attempt-workspace", incidentId, attempt, event }),
+    );
     await mkdir(outputDir, { recursive: true });
     await writeAgentTaskFolder(prepared.task, taskDir);
     endPhase("workspace");
@@ -149,6 +151,7 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
       workspace: workspaceDir,
       task: taskDir,
       output: outputDir,
+      onEvent: (event) => emit({ type: "attempt-sandbox", incidentId, attempt, event }),
     }).catch(async (failed: unknown) => {
       await setup?.dispose();
       throw failed;

@@ -99,6 +99,23 @@ describe("runBenchmark", () => {
       }
     }
     expect(events.filter((event) => event.type === "attempt-end")).toHaveLength(4);
+    // The run carries the workspace's and the sandbox's events of each attempt, tagged with it.
+    const nested = (incidentId: string, attempt: number) =>
+      events.flatMap((event) =>
+        (event.type === "attempt-workspace" || event.type === "attempt-sandbox") &&
+        event.incidentId === incidentId &&
+        event.attempt === attempt
+          ? [`${event.type}:${event.event.type}`]
+          : [],
+      );
+    for (const incident of incidents)
+      for (const attempt of [1, 2]) {
+        const seen = nested(incident.id, attempt);
+        expect(seen).toContain("attempt-workspace:workspace-prepare-end");
+        expect(seen.some((type) => /^attempt-workspace:cache-(hit|miss)$/.test(type))).toBe(true);
+        expect(seen).toContain("attempt-sandbox:command-start");
+        expect(seen).toContain("attempt-sandbox:command-end");
+      }
     const second = await runBenchmark({
       config: config("baseline"),
       dataset,

@@ -222,7 +222,12 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
     const prepare = (incident: DatasetIncident) => {
       let entry = prepared.get(incident.id);
       if (!entry) {
-        entry = prepareIncident({ incident, cacheDir, signal });
+        entry = prepareIncident({
+          incident,
+          cacheDir,
+          signal,
+          onEvent: (event) => emit({ type: "incident-workspace", incidentId: incident.id, event }),
+        });
         // Awaited by each attempt, which records a failure as its infra error; until then the
         // rejection must not count as unhandled (Node would end the process).
         entry.catch(() => {});

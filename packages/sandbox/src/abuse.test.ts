@@ -48,8 +48,9 @@ describe("bubblewrap abuse containment", () => {
       expect(match).not.toBeNull();
       expect(Number(match?.[1])).toBeLessThan(16);
       expect(Number(match?.[2])).toBeGreaterThan(180);
-      // The sleeping children died with the sandbox when the command exited.
-      expect(result.durationMs).toBeLessThan(15_000);
+      // The command ended on its own (the sleeping children did not hold it to the timeout)
+      // and they died with the sandbox (checked from the host below).
+      expect(result.timedOut).toBe(false);
       await expectHostHealthy();
     },
   );
@@ -109,14 +110,18 @@ describe("bubblewrap abuse containment", () => {
       limits: { outputBytes: 64 * 1024, killOutputBytes: 4096 * MiB },
     });
     const before = process.memoryUsage().rss;
-    const result = await sandbox.exec("head -c 1G /dev/zero; head -c 1M /dev/zero >&2");
+    // Piping a gigabyte took over 20 s on a loaded 2-core machine: the timeout is generous so
+    // the test checks the memory bound, not the machine's speed.
+    const result = await sandbox.exec("head -c 1G /dev/zero; head -c 1M /dev/zero >&2", {
+      timeoutMs: 150_000,
+    });
     const growth = process.memoryUsage().rss - before;
     expect(result.exitCode).toBe(0);
     expect(result.stdoutBytes).toBe(1024 * MiB);
     expect(result.stderrBytes).toBe(MiB);
     expect(Buffer.byteLength(result.stdout)).toBeLessThan(64 * 1024 + 200);
     expect(growth).toBeLessThan(128 * MiB);
-  });
+  }, 180_000);
 
   it("kills the whole tree at the timeout: background, setsid, nohup and daemon children (checked from the host)", async () => {
     let namespace: number | undefined;
@@ -156,7 +161,7 @@ describe("bubblewrap abuse containment", () => {
       "setsid sleep 1000 & nohup sleep 1000 >/dev/null 2>&1 & echo bye",
     );
     expect(result.exitCode).toBe(0);
-    expect(result.durationMs).toBeLessThan(10_000);
+    expect(result.timedOut).toBe(false);
     expect(namespace).toBeGreaterThan(0);
     expect(await waitFor(() => processesInPidNamespace(namespace ?? -1).length === 0, 3000)).toBe(
       true,

@@ -1,7 +1,11 @@
 const marker = Symbol.for("distdebug.error");
 
-/** Stable error codes. Each names one kind of failure a caller may handle. */
+/**
+ * Stable error codes. Each names one kind of failure a caller may handle. The union is closed:
+ * a new code is added here (with a line saying what it means) before any package throws it.
+ */
 export type DistDebugErrorCode =
+  /** A file does not have its format's shape. */
   | "INVALID_FILE"
   | "UNKNOWN_FORMAT"
   | "UNSUPPORTED_FORMAT_VERSION"
@@ -21,7 +25,18 @@ export type DistDebugErrorCode =
   | "AGENT_ERROR"
   | "MODEL_ERROR"
   | "ABORTED"
-  | (string & {});
+  /** A file lock is held by another process (or the wait for it timed out). */
+  | "LOCK_HELD"
+  /** A submission archive cannot be read or written as a tar.gz. */
+  | "INVALID_ARCHIVE"
+  /** A broken invariant inside the SDK: a bug to report, not a user mistake. */
+  | "INTERNAL"
+  /** A model reply without the protocol's shape (no content or no usage). */
+  | "MALFORMED_REPLY"
+  /** The upstream model API answered with a retryable HTTP status. */
+  | "UPSTREAM_STATUS"
+  /** A command line the CLI cannot run (missing or bad option): exit code 2. */
+  | "USAGE";
 
 /** Options of {@link DistDebugError}. */
 export interface DistDebugErrorOptions<Data> {

@@ -3,7 +3,7 @@ import { link, open, readdir, readFile, stat, unlink, writeFile } from "node:fs/
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { DistDebugError } from "./errors.js";
+import { DistDebugError, type DistDebugErrorCode } from "./errors.js";
 
 /** True when a process with this id runs on this machine (or exists and we may not signal it). */
 export function processAlive(pid: number): boolean {
@@ -30,7 +30,7 @@ export interface AcquireFileLockOptions {
   timeoutMs?: number;
   signal?: AbortSignal | undefined;
   /** Error code when the lock is held (no wait) or the wait times out; default `LOCK_HELD`. */
-  code?: string;
+  code?: DistDebugErrorCode;
   /** Says what the lock protects, for the error message (e.g. "the results folder x"). */
   what?: string;
 }

@@ -102,6 +102,25 @@ export function aggregateAttempts(
   incidents: readonly IncidentRecord[],
   attemptsPerIncident?: number,
 ): Aggregation {
+  const rowsById = emptyRows(incidents);
+  const expected = expectedAttempts(attempts, attemptsPerIncident);
+  const tally = countAttempts(attempts, rowsById, expected);
+  const rows = [...rowsById.values()].sort(byId);
+  for (const row of rows) summarizeRow(row, tally.usageByIncident.get(row.incident.id) ?? []);
+  return {
+    attemptsPerIncident: expected,
+    rows,
+    scored: rows.filter((row) => row.means !== undefined),
+    missing: missingAttempts(rows, tally.rerun, expected),
+    rerun: tally.rerun.sort(byIncidentAndAttempt),
+    attemptRecords: tally.attemptRecords,
+    totalTokens: exactSum(tally.tokens),
+    totalCostUsd: tally.costKnown ? exactSum(tally.costs) : null,
+  };
+}
+
+/** One empty row per incident, keyed by id; refuses a bad or duplicate id or gold count. */
+function emptyRows(incidents: readonly IncidentRecord[]): Map<string, IncidentRow> {
   const rowsById = new Map<string, IncidentRow>();
   incidents.forEach((incident, index) => {
     if (typeof incident?.id !== "string" || incident.id === "")
@@ -124,6 +143,14 @@ export function aggregateAttempts(
       usage: undefined,
     });
   });
+  return rowsById;
+}
+
+/** Attempts expected per incident: the given number, else the highest seen (at least 1). */
+function expectedAttempts(
+  attempts: readonly AttemptRecord[],
+  attemptsPerIncident: number | undefined,
+): number {
   let expected = attemptsPerIncident ?? 0;
   if (
     attemptsPerIncident !== undefined &&
@@ -135,15 +162,34 @@ export function aggregateAttempts(
       invalid(`attempts[${index}].attempt`, "expected a positive integer", attempt?.attempt);
     if (attemptsPerIncident === undefined) expected = Math.max(expected, attempt.attempt);
   });
-  expected = Math.max(expected, 1);
+  return Math.max(expected, 1);
+}
 
+/** What {@link countAttempts} gathers besides the rows it fills. */
+interface Tally {
+  usageByIncident: Map<string, AttemptRecord["usage"][]>;
+  rerun: Aggregation["rerun"];
+  attemptRecords: number;
+  tokens: number[];
+  costs: number[];
+  costKnown: boolean;
+}
+
+/** Puts each attempt numbered up to `expected` into its incident's row (scores or rerun list). */
+function countAttempts(
+  attempts: readonly AttemptRecord[],
+  rowsById: Map<string, IncidentRow>,
+  expected: number,
+): Tally {
   const seen = new Set<string>();
-  const usageByIncident = new Map<string, AttemptRecord["usage"][]>();
-  const rerun: Aggregation["rerun"] = [];
-  let attemptRecords = 0;
-  const tokens: number[] = [];
-  const costs: number[] = [];
-  let costKnown = true;
+  const tally: Tally = {
+    usageByIncident: new Map(),
+    rerun: [],
+    attemptRecords: 0,
+    tokens: [],
+    costs: [],
+    costKnown: true,
+  };
   attempts.forEach((attempt, index) => {
     const path = `attempts[${index}]`;
     const row = rowsById.get(attempt.incidentId);
@@ -157,58 +203,72 @@ export function aggregateAttempts(
     if (seen.has(key))
       invalid(path, `duplicate attempt ${attempt.attempt} of incident "${attempt.incidentId}"`);
     seen.add(key);
-    attemptRecords++;
-    const usage = attempt.usage;
-    for (const field of ["inputTokens", "outputTokens", "cachedTokens", "calls"] as const)
-      if (!Number.isFinite(usage?.[field]) || usage[field] < 0)
-        invalid(`${path}.usage.${field}`, "expected a non-negative number", usage?.[field]);
-    if (usage.costUsd !== null && (!Number.isFinite(usage.costUsd) || usage.costUsd < 0))
-      invalid(`${path}.usage.costUsd`, "expected a non-negative number or null", usage.costUsd);
-    tokens.push(usage.inputTokens + usage.outputTokens);
-    if (usage.costUsd === null) costKnown = false;
-    else costs.push(usage.costUsd);
+    tally.attemptRecords++;
+    const usage = checkedUsage(path, attempt.usage);
+    tally.tokens.push(usage.inputTokens + usage.outputTokens);
+    if (usage.costUsd === null) tally.costKnown = false;
+    else tally.costs.push(usage.costUsd);
     if (attempt.status === "infra-error" || attempt.status === "interrupted") {
       if (attempt.status === "infra-error") row.infraErrors++;
       else row.interrupted++;
-      rerun.push({
+      tally.rerun.push({
         incidentId: attempt.incidentId,
         attempt: attempt.attempt,
         status: attempt.status,
       });
       return;
     }
-    let scores: Record<MetricName, number>;
-    if (FAILED.has(attempt.status) || attempt.metrics === undefined) {
-      if (attempt.status !== "succeeded" && !FAILED.has(attempt.status))
-        invalid(
-          `${path}.status`,
-          "expected succeeded, agent-error, limit-exceeded, infra-error or interrupted",
-          attempt.status,
-        );
-      row.failed++;
-      scores = zeroScores();
-    } else {
-      if (attempt.status !== "succeeded")
-        invalid(
-          `${path}.status`,
-          "expected succeeded, agent-error, limit-exceeded, infra-error or interrupted",
-          attempt.status,
-        );
-      scores = zeroScores();
-      for (const metric of METRIC_NAMES) {
-        const value = attempt.metrics[metric];
-        if (typeof value !== "number" || !(value >= 0 && value <= 1))
-          invalid(`${path}.metrics.${metric}`, "expected a share from 0 to 1", value);
-        scores[metric] = value;
-      }
-    }
-    row.scores.set(attempt.attempt, scores);
-    const list = usageByIncident.get(attempt.incidentId) ?? [];
+    row.scores.set(attempt.attempt, countedScores(path, attempt, row));
+    const list = tally.usageByIncident.get(attempt.incidentId) ?? [];
     list.push(usage);
-    usageByIncident.set(attempt.incidentId, list);
+    tally.usageByIncident.set(attempt.incidentId, list);
   });
+  return tally;
+}
 
-  const rows = [...rowsById.values()].sort(byId);
+/** The attempt's usage, or throws naming the first field that is not a non-negative number. */
+function checkedUsage(path: string, usage: AttemptRecord["usage"]): AttemptRecord["usage"] {
+  for (const field of ["inputTokens", "outputTokens", "cachedTokens", "calls"] as const)
+    if (!Number.isFinite(usage?.[field]) || usage[field] < 0)
+      invalid(`${path}.usage.${field}`, "expected a non-negative number", usage?.[field]);
+  if (usage.costUsd !== null && (!Number.isFinite(usage.costUsd) || usage.costUsd < 0))
+    invalid(`${path}.usage.costUsd`, "expected a non-negative number or null", usage.costUsd);
+  return usage;
+}
+
+/** The scores a counted attempt adds: its metrics, or 0 on every metric for an agent failure. */
+function countedScores(
+  path: string,
+  attempt: AttemptRecord,
+  row: IncidentRow,
+): Record<MetricName, number> {
+  const failed = FAILED.has(attempt.status) || attempt.metrics === undefined;
+  if (attempt.status !== "succeeded" && !FAILED.has(attempt.status))
+    invalid(
+      `${path}.status`,
+      "expected succeeded, agent-error, limit-exceeded, infra-error or interrupted",
+      attempt.status,
+    );
+  const scores = zeroScores();
+  if (failed || attempt.metrics === undefined) {
+    row.failed++;
+    return scores;
+  }
+  for (const metric of METRIC_NAMES) {
+    const value = attempt.metrics[metric];
+    if (typeof value !== "number" || !(value >= 0 && value <= 1))
+      invalid(`${path}.metrics.${metric}`, "expected a share from 0 to 1", value);
+    scores[metric] = value;
+  }
+  return scores;
+}
+
+/** Expected attempts of each row with neither a counted record nor a rerun entry. */
+function missingAttempts(
+  rows: readonly IncidentRow[],
+  rerun: Aggregation["rerun"],
+  expected: number,
+): Aggregation["missing"] {
   const missing: Aggregation["missing"] = [];
   for (const row of rows) {
     const id = row.incident.id;
@@ -216,34 +276,32 @@ export function aggregateAttempts(
     for (const entry of rerun) if (entry.incidentId === id) done.add(entry.attempt);
     for (let k = 1; k <= expected; k++)
       if (!done.has(k)) missing.push({ incidentId: id, attempt: k });
-    if (row.scores.size === 0) continue;
-    const counted = [...row.scores.values()];
-    const means = zeroScores();
-    for (const metric of METRIC_NAMES)
-      means[metric] = exactMean(counted.map((scores) => scores[metric]));
-    row.means = means;
-    const usages = usageByIncident.get(id) ?? [];
-    row.usage = {
-      inputTokens: exactMean(usages.map((u) => u.inputTokens)),
-      outputTokens: exactMean(usages.map((u) => u.outputTokens)),
-      cachedTokens: exactMean(usages.map((u) => u.cachedTokens)),
-      calls: exactMean(usages.map((u) => u.calls)),
-      costUsd: usages.some((u) => u.costUsd === null)
-        ? null
-        : exactMean(usages.map((u) => u.costUsd ?? 0)),
-    };
   }
-  rerun.sort((a, b) =>
-    a.incidentId < b.incidentId ? -1 : a.incidentId > b.incidentId ? 1 : a.attempt - b.attempt,
-  );
-  return {
-    attemptsPerIncident: expected,
-    rows,
-    scored: rows.filter((row) => row.means !== undefined),
-    missing,
-    rerun,
-    attemptRecords,
-    totalTokens: exactSum(tokens),
-    totalCostUsd: costKnown ? exactSum(costs) : null,
+  return missing;
+}
+
+/** Fills a row's metric means and mean usage from its counted attempts (none: left undefined). */
+function summarizeRow(row: IncidentRow, usages: readonly AttemptRecord["usage"][]): void {
+  if (row.scores.size === 0) return;
+  const counted = [...row.scores.values()];
+  const means = zeroScores();
+  for (const metric of METRIC_NAMES)
+    means[metric] = exactMean(counted.map((scores) => scores[metric]));
+  row.means = means;
+  row.usage = {
+    inputTokens: exactMean(usages.map((u) => u.inputTokens)),
+    outputTokens: exactMean(usages.map((u) => u.outputTokens)),
+    cachedTokens: exactMean(usages.map((u) => u.cachedTokens)),
+    calls: exactMean(usages.map((u) => u.calls)),
+    costUsd: usages.some((u) => u.costUsd === null)
+      ? null
+      : exactMean(usages.map((u) => u.costUsd ?? 0)),
   };
+}
+
+function byIncidentAndAttempt(
+  a: { incidentId: string; attempt: number },
+  b: { incidentId: string; attempt: number },
+): number {
+  return a.incidentId < b.incidentId ? -1 : a.incidentId > b.incidentId ? 1 : a.attempt - b.attempt;
 }

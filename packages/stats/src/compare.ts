@@ -120,6 +120,45 @@ export function compare(options: CompareOptions): Comparison {
   const interval = { method: method.method, confidence: method.confidence };
   const metrics = [...(options.metrics ?? METRIC_NAMES)];
   const configs = options.configs.map(incidentValues);
+  checkConfigs(configs);
+  const { incidents, excludedIncidents } = commonIncidents(configs);
+  const plan = sharedResamplePlan({
+    size: incidents.length,
+    resamples: method.resamples,
+    seed: method.seed,
+  });
+  const figures: ConfigFigures[] = configs.map((config) => {
+    const values = valuesOn(config, incidents, metrics);
+    const results = new Map<MetricName, MeanResult>();
+    for (const [metric, list] of values) results.set(metric, bootstrapMean(list, plan, interval));
+    return { name: config.name, values, results };
+  });
+  return {
+    method,
+    metrics,
+    incidents,
+    excludedIncidents,
+    configs: figures.map((config) => configFigures(config, metrics, interval)),
+    pairs: pairComparisons(figures, metrics, interval, {
+      n: incidents.length,
+      deltas: options.powerDeltas ?? [0.02, 0.05, 0.1],
+      firstOnly: (options.pairs ?? "all") === "first",
+    }),
+    ranks: metrics.map((metric) => rankTable(metric, figures, method.resamples)),
+  };
+}
+
+/** One configuration's per-incident values on the common incidents and their bootstrap results. */
+interface ConfigFigures {
+  name: string;
+  values: Map<MetricName, number[]>;
+  results: Map<MetricName, MeanResult>;
+}
+
+type Interval = Parameters<typeof bootstrapMean>[2];
+
+/** Refuses duplicate configuration names and an empty list. */
+function checkConfigs(configs: readonly { name: string }[]): void {
   const names = new Set<string>();
   configs.forEach((config, index) => {
     if (names.has(config.name))
@@ -136,135 +175,170 @@ export function compare(options: CompareOptions): Comparison {
       message: "configs: expected at least one configuration",
       data: { path: "configs" },
     });
+}
+
+/** The incidents every configuration scored (sorted) and the ones only some did. */
+function commonIncidents(configs: readonly ReturnType<typeof incidentValues>[]): {
+  incidents: string[];
+  excludedIncidents: string[];
+} {
   const all = new Set<string>();
   for (const config of configs) for (const id of config.values.keys()) all.add(id);
   const sortedAll = [...all].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const incidents = sortedAll.filter((id) => configs.every((config) => config.values.has(id)));
-  const excludedIncidents = sortedAll.filter(
-    (id) => !configs.every((config) => config.values.has(id)),
-  );
-  const n = incidents.length;
-  if (n === 0)
+  const inAll = (id: string) => configs.every((config) => config.values.has(id));
+  const incidents = sortedAll.filter(inAll);
+  if (incidents.length === 0)
     throw new DistDebugError({
       code: "INVALID_ARGUMENT",
       message: "configs: no incident is scored by every configuration; nothing to compare",
       data: { path: "configs" },
     });
-  const plan = sharedResamplePlan({ size: n, resamples: method.resamples, seed: method.seed });
-  const values = configs.map((config) => {
-    const byMetric = new Map<MetricName, number[]>();
-    for (const metric of new Set<MetricName>([...metrics, "fileCoverage", "blockCoverage"]))
-      byMetric.set(
-        metric,
-        incidents.map((id) => config.values.get(id)?.[metric] ?? 0),
-      );
-    return byMetric;
-  });
-  const results = values.map((byMetric) => {
-    const map = new Map<MetricName, MeanResult>();
-    for (const [metric, list] of byMetric) map.set(metric, bootstrapMean(list, plan, interval));
-    return map;
-  });
-  const at = <T>(list: readonly T[], index: number): T => list[index] as T;
+  return { incidents, excludedIncidents: sortedAll.filter((id) => !inAll(id)) };
+}
 
-  const outConfigs: Comparison["configs"] = configs.map((config, k) => {
-    const estimates: Partial<Record<MetricName, Estimate>> = {};
-    for (const metric of metrics) {
-      const result = at(results, k).get(metric);
-      if (result) estimates[metric] = result.estimate;
-    }
-    const file = at(results, k).get("fileCoverage");
-    const block = at(results, k).get("blockCoverage");
-    const entry: Comparison["configs"][number] = { name: config.name, metrics: estimates };
-    if (file && block)
-      entry.localizationGap = pairedDifference(
-        at(values, k).get("fileCoverage") ?? [],
-        file.replicates,
-        at(values, k).get("blockCoverage") ?? [],
-        block.replicates,
-        interval,
-      ).difference;
-    return entry;
-  });
-
-  const deltas = options.powerDeltas ?? [0.02, 0.05, 0.1];
-  const pairs: PairComparison[] = [];
-  for (let i = 0; i < configs.length; i++) {
-    for (let j = i + 1; j < configs.length; j++) {
-      if ((options.pairs ?? "all") === "first" && i !== 0) continue;
-      for (const metric of metrics) {
-        const a = at(values, i).get(metric) ?? [];
-        const b = at(values, j).get(metric) ?? [];
-        const ra = at(results, i).get(metric);
-        const rb = at(results, j).get(metric);
-        if (!ra || !rb) continue;
-        const { difference, differences } = pairedDifference(
-          a,
-          ra.replicates,
-          b,
-          rb.replicates,
-          interval,
-        );
-        const sd = sampleSd(differences);
-        pairs.push({
-          a: at(configs, i).name,
-          b: at(configs, j).name,
-          metric,
-          difference,
-          correlation: correlation(a, b),
-          power: {
-            sd,
-            minimumDetectableEffect: powerAnalysis({ sd, n }).minimumDetectableEffect ?? 0,
-            incidentsNeeded: deltas.map((delta) => ({
-              delta,
-              incidents: powerAnalysis({ sd, delta }).incidentsNeeded,
-            })),
-          },
-        });
-      }
-    }
-  }
-
-  const ranks: RankTable[] = metrics.map((metric) => {
-    const replicates = results.map((map) => map.get(metric)?.replicates ?? new Float64Array(0));
-    const k = configs.length;
-    const counts = new Float64Array(k * k); // counts[c * k + rank]
-    const row = new Float64Array(k);
-    for (let b = 0; b < method.resamples; b++) {
-      for (let c = 0; c < k; c++) row[c] = at(replicates, c)[b]!;
-      for (let c = 0; c < k; c++) {
-        const value = row[c]!;
-        let greater = 0;
-        let equal = 0;
-        for (let other = 0; other < k; other++) {
-          const otherValue = row[other]!;
-          if (otherValue > value) greater++;
-          else if (otherValue === value) equal++;
-        }
-        // `equal` counts this configuration too: tied ones share their ranks evenly.
-        const base = c * k;
-        if (equal === 1) counts[base + greater]!++;
-        else
-          for (let rank = greater; rank < greater + equal; rank++)
-            counts[base + rank]! += 1 / equal;
-      }
-    }
-    return {
+/** A configuration's values on the incidents, per metric (file and block coverage always, for the gap). */
+function valuesOn(
+  config: ReturnType<typeof incidentValues>,
+  incidents: readonly string[],
+  metrics: readonly MetricName[],
+): Map<MetricName, number[]> {
+  const byMetric = new Map<MetricName, number[]>();
+  for (const metric of new Set<MetricName>([...metrics, "fileCoverage", "blockCoverage"]))
+    byMetric.set(
       metric,
-      configs: configs.map((config, c) => {
-        const probabilities = Array.from(
-          counts.subarray(c * k, c * k + k),
-          (count) => count / method.resamples,
-        );
-        return {
-          name: config.name,
-          probabilities,
-          pBest: probabilities[0] ?? 0,
-          expectedRank: probabilities.reduce((sum, p, r) => sum + p * (r + 1), 0),
-        };
-      }),
-    };
-  });
+      incidents.map((id) => config.values.get(id)?.[metric] ?? 0),
+    );
+  return byMetric;
+}
 
-  return { method, metrics, incidents, excludedIncidents, configs: outConfigs, pairs, ranks };
+/** A configuration's estimates and its localization gap (file minus block coverage). */
+function configFigures(
+  config: ConfigFigures,
+  metrics: readonly MetricName[],
+  interval: Interval,
+): Comparison["configs"][number] {
+  const estimates: Partial<Record<MetricName, Estimate>> = {};
+  for (const metric of metrics) {
+    const result = config.results.get(metric);
+    if (result) estimates[metric] = result.estimate;
+  }
+  const file = config.results.get("fileCoverage");
+  const block = config.results.get("blockCoverage");
+  const entry: Comparison["configs"][number] = { name: config.name, metrics: estimates };
+  if (file && block)
+    entry.localizationGap = pairedDifference(
+      config.values.get("fileCoverage") ?? [],
+      file.replicates,
+      config.values.get("blockCoverage") ?? [],
+      block.replicates,
+      interval,
+    ).difference;
+  return entry;
+}
+
+/** Paired differences of every pair (or of the first configuration with each other) on every metric. */
+function pairComparisons(
+  figures: readonly ConfigFigures[],
+  metrics: readonly MetricName[],
+  interval: Interval,
+  power: { n: number; deltas: readonly number[]; firstOnly: boolean },
+): PairComparison[] {
+  const pairs: PairComparison[] = [];
+  figures.forEach((first, i) => {
+    if (power.firstOnly && i !== 0) return;
+    for (const second of figures.slice(i + 1))
+      for (const metric of metrics) {
+        const pair = pairComparison(first, second, metric, interval, power);
+        if (pair) pairs.push(pair);
+      }
+  });
+  return pairs;
+}
+
+/** One pair on one metric: the paired difference, correlation and power figures. */
+function pairComparison(
+  first: ConfigFigures,
+  second: ConfigFigures,
+  metric: MetricName,
+  interval: Interval,
+  power: { n: number; deltas: readonly number[] },
+): PairComparison | undefined {
+  const a = first.values.get(metric) ?? [];
+  const b = second.values.get(metric) ?? [];
+  const ra = first.results.get(metric);
+  const rb = second.results.get(metric);
+  if (!ra || !rb) return undefined;
+  const { difference, differences } = pairedDifference(
+    a,
+    ra.replicates,
+    b,
+    rb.replicates,
+    interval,
+  );
+  const sd = sampleSd(differences);
+  return {
+    a: first.name,
+    b: second.name,
+    metric,
+    difference,
+    correlation: correlation(a, b),
+    power: {
+      sd,
+      minimumDetectableEffect: powerAnalysis({ sd, n: power.n }).minimumDetectableEffect ?? 0,
+      incidentsNeeded: power.deltas.map((delta) => ({
+        delta,
+        incidents: powerAnalysis({ sd, delta }).incidentsNeeded,
+      })),
+    },
+  };
+}
+
+/** Rank probabilities on one metric over the shared resamples. */
+function rankTable(
+  metric: MetricName,
+  figures: readonly ConfigFigures[],
+  resamples: number,
+): RankTable {
+  const replicates = figures.map(
+    (config) => config.results.get(metric)?.replicates ?? new Float64Array(0),
+  );
+  const k = figures.length;
+  const counts = new Float64Array(k * k); // counts[c * k + rank]
+  const row = new Float64Array(k);
+  for (let b = 0; b < resamples; b++) {
+    for (let c = 0; c < k; c++) row[c] = (replicates[c] as Float64Array)[b]!;
+    for (let c = 0; c < k; c++) addRanks(counts, row, c);
+  }
+  return {
+    metric,
+    configs: figures.map((config, c) => {
+      const probabilities = Array.from(
+        counts.subarray(c * k, c * k + k),
+        (count) => count / resamples,
+      );
+      return {
+        name: config.name,
+        probabilities,
+        pBest: probabilities[0] ?? 0,
+        expectedRank: probabilities.reduce((sum, p, r) => sum + p * (r + 1), 0),
+      };
+    }),
+  };
+}
+
+/** Counts configuration `c`'s rank in one resample; tied configurations share their ranks evenly. */
+function addRanks(counts: Float64Array, row: Float64Array, c: number): void {
+  const k = row.length;
+  const value = row[c]!;
+  let greater = 0;
+  let equal = 0;
+  for (let other = 0; other < k; other++) {
+    const otherValue = row[other]!;
+    if (otherValue > value) greater++;
+    else if (otherValue === value) equal++;
+  }
+  // `equal` counts this configuration too.
+  const base = c * k;
+  if (equal === 1) counts[base + greater]!++;
+  else for (let rank = greater; rank < greater + equal; rank++) counts[base + rank]! += 1 / equal;
 }

@@ -34,7 +34,12 @@ function checkPath(path: string): string | undefined {
 
 function writeString(header: Uint8Array, offset: number, length: number, text: string): void {
   const bytes = encoder.encode(text);
-  if (bytes.length > length) throw new Error(`tar field too long: ${text}`);
+  if (bytes.length > length)
+    throw new DistDebugError({
+      code: "INVALID_ARCHIVE",
+      message: `cannot write the tar header field ${JSON.stringify(text)}: it is ${bytes.length} bytes, at most ${length} fit; use a shorter path`,
+      data: { text, length },
+    });
   header.set(bytes, offset);
 }
 

@@ -238,3 +238,23 @@ describe("the package table of ARCHITECTURE.md", () => {
     ]);
   });
 });
+
+describe("the error rules of STYLE.md", () => {
+  it("library code throws DistDebugError only: no bare throw new Error, no other Error subclass", async () => {
+    const problems: string[] = [];
+    for (const pkg of await readPackages()) {
+      for (const file of await sourceFiles(join(pkg.dir, "src"))) {
+        if (isTestFile(pkg, file)) continue;
+        const lines = (await readFile(file, "utf8")).split("\n");
+        lines.forEach((line, index) => {
+          const where = `${relative(repoRoot, file)}:${index + 1}`;
+          if (line.includes("throw new Error(")) problems.push(`${where}: throw new Error(`);
+          const subclass = /\bextends Error\b/.test(line);
+          if (subclass && !file.endsWith(join("schema", "src", "errors.ts")))
+            problems.push(`${where}: extends Error`);
+        });
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundledDatasets } from "@distdebug/dataset";
+import { DistDebugError } from "@distdebug/schema";
 
 /** The repository root, with a trailing `/` (this file is packages/test-utils/src/repo-paths.ts). */
 export const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -19,7 +20,12 @@ export function repoPath(...parts: string[]): string {
 
 function bundled(name: "example" | "catalog"): string {
   const found = bundledDatasets().find((entry) => entry.name === name);
-  if (!found) throw new Error(`the ${name} dataset is not in this checkout`);
+  if (!found)
+    throw new DistDebugError({
+      code: "FILE_NOT_FOUND",
+      message: `the ${name} dataset is not in this checkout; run the tests from a full clone of the repository`,
+      data: { name },
+    });
   return found.dir;
 }
 

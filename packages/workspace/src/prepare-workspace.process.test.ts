@@ -23,7 +23,7 @@ beforeAll(async () => {
 const [source, commit, dir, cacheDir] = process.argv.slice(2);
 const result = await prepareWorkspace({
   source, commit, dir, cacheDir: cacheDir === "-" ? false : cacheDir,
-  onEvent: (event) => { if (event.type === "tree-progress") process.stdout.write("progress\\n"); },
+  onEvent: (event) => { if (event.type === "tree-copy") process.stdout.write("progress\\n"); },
 });
 process.stdout.write(JSON.stringify({ commit: result.commit, cacheHit: result.cacheHit }) + "\\n");
 `,
@@ -97,7 +97,7 @@ describe("prepareWorkspace in real processes", () => {
       cacheDir: false,
       onEvent: (e) => events.push(e),
     });
-    expect(events.filter((e) => e.type === "stale-remove")).toHaveLength(1);
+    expect(events.filter((e) => e.type === "leftover-remove")).toHaveLength(1);
     expect(readdirSync(base)).toEqual(["ws"]);
     expect(result.files).toBeGreaterThan(1500);
     expect(git(dir, "status", "--porcelain")).toBe("");
@@ -154,7 +154,7 @@ describe("prepareWorkspace in real processes", () => {
         cacheDir: false,
         signal: controller.signal,
         onEvent: (event) => {
-          if (event.type === "tree-progress") controller.abort();
+          if (event.type === "tree-copy") controller.abort();
         },
       }),
     ).rejects.toMatchObject({ code: "ABORTED" });

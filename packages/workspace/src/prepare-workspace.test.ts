@@ -253,7 +253,7 @@ describe("prepareWorkspace: base-workspace cache", () => {
       cacheDir,
       onEvent: (e) => events.push(e),
     });
-    expect(events.filter((e) => e.type === "cache-corrupt")).toHaveLength(1);
+    expect(events.filter((e) => e.type === "cache-discard")).toHaveLength(1);
     expect(readFileSync(join(base, "b", "README.md"), "utf8")).toBe("# Example\n\nSee the docs.\n");
     expect(second.baseDir).toBe(first.baseDir);
     // A partial entry (no completion marker) is rebuilt too.
@@ -267,7 +267,7 @@ describe("prepareWorkspace: base-workspace cache", () => {
       onEvent: (e) => events.push(e),
     });
     expect(third.cacheHit).toBe(false);
-    expect(events.map((e) => e.type)).toContain("cache-corrupt");
+    expect(events.map((e) => e.type)).toContain("cache-discard");
     expect(snapshotTree(join(base, "c"))).toEqual(snapshotTree(join(base, "a")));
   });
 });

@@ -145,7 +145,7 @@ export async function prepareWorkspace(
   const cacheDir = options.cacheDir === false ? undefined : sharedCache;
 
   await mkdir(dirname(dir), { recursive: true });
-  for (const path of await removeStaleSiblings(dir)) emit({ type: "stale-remove", path });
+  for (const path of await removeStaleSiblings(dir)) emit({ type: "leftover-remove", path });
   const existing = await stat(dir).catch(() => undefined);
   if (existing && !options.replace) {
     if (!existing.isDirectory() || (await readdir(dir)).length > 0)
@@ -203,8 +203,7 @@ export async function prepareWorkspace(
         matcher: compileNeedles(needles),
         compressionLevel: level,
         signal: options.signal,
-        onProgress: (filesDone, filesTotal) =>
-          emit({ type: "tree-progress", filesDone, filesTotal }),
+        onProgress: (filesDone, filesTotal) => emit({ type: "tree-copy", filesDone, filesTotal }),
       });
       return { ...result, sourceCommit };
     } finally {
@@ -254,7 +253,7 @@ export async function prepareWorkspace(
               if (again) return again;
               if (await exists(entry)) {
                 emit({
-                  type: "cache-corrupt",
+                  type: "cache-discard",
                   key,
                   baseDir: entry,
                   reason: "no valid complete.json (a partial or damaged entry)",
@@ -298,7 +297,7 @@ export async function prepareWorkspace(
         if (copied.digest === marker.digest) break;
         await rm(temp, { recursive: true, force: true });
         emit({
-          type: "cache-corrupt",
+          type: "cache-discard",
           key,
           baseDir: entry,
           reason: "the files differ from the digest in complete.json",
@@ -321,7 +320,7 @@ export async function prepareWorkspace(
     throw error;
   }
   const totalMs = performance.now() - started;
-  emit({ type: "workspace-ready", dir, durationMs: totalMs });
+  emit({ type: "workspace-prepare-end", dir, durationMs: totalMs });
   return {
     dir,
     sourceCommit: built.sourceCommit,

@@ -38,7 +38,7 @@ export const baselineAgent: Agent = {
       },
     });
     context.emit({
-      type: "command-end",
+      type: "agent-command-end",
       incidentId: context.incidentId,
       attempt: context.attempt,
       command: "baseline",

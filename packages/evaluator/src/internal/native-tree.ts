@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
+import { DistDebugError } from "@distdebug/schema";
 import Parser from "tree-sitter";
 
 /**
@@ -216,7 +217,11 @@ export class NativeTree {
       } else {
         // The JS side of the binding does not advance in the buffer for a null node; the
         // methods used here never return one in a list.
-        throw new Error("tree-sitter returned a null node in a node list");
+        throw new DistDebugError({
+          code: "INTERNAL",
+          message:
+            "the tree-sitter binding returned a null node in a node list, which the evaluator's native tree reader does not expect; report this with the file being parsed",
+        });
       }
     }
     if (cached)

@@ -1,4 +1,4 @@
-import type { SandboxPolicy } from "@distdebug/schema";
+import { DistDebugError, type SandboxPolicy } from "@distdebug/schema";
 import type { SandboxMode } from "../sandbox.js";
 import { ETC_FILES, type RootEntry } from "./host.js";
 
@@ -84,7 +84,11 @@ export function bwrapArgs(input: BwrapArgsInput): string[] {
   args.push(...limitArgs(input));
   if (input.mode === "privileged") {
     if (input.setpriv === undefined || input.envTool === undefined)
-      throw new Error("setpriv and env are required in privileged mode");
+      throw new DistDebugError({
+        code: "INTERNAL",
+        message:
+          "bwrap arguments for privileged mode need the host's setpriv and env paths (probeSandbox finds them); pass both",
+      });
     args.push(
       input.setpriv,
       `--reuid=${policy.user.uid}`,

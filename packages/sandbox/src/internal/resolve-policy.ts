@@ -1,4 +1,9 @@
-import { DistDebugError, SandboxPolicy, type SandboxPolicyInput } from "@distdebug/schema";
+import {
+  DistDebugError,
+  describeZodIssues,
+  SandboxPolicy,
+  type SandboxPolicyInput,
+} from "@distdebug/schema";
 
 /**
  * Validates a sandbox policy and fills its defaults, or throws `INVALID_CONFIG` naming the
@@ -10,15 +15,10 @@ export function resolvePolicy(
 ): SandboxPolicy {
   const result = SandboxPolicy.safeParse(input ?? {});
   if (result.success) return result.data;
-  const problems = result.error.issues.map((issue) => {
-    const path = issue.path
-      .map((key) => (typeof key === "number" ? `[${key}]` : `.${String(key)}`))
-      .join("");
-    return `  $${path}: ${issue.message}`;
-  });
+  const { issues, text } = describeZodIssues(result.error, input ?? {});
   throw new DistDebugError({
     code: "INVALID_CONFIG",
-    message: `${source}: not a valid sandbox policy; ${problems.length} problem${problems.length === 1 ? "" : "s"}:\n${problems.join("\n")}`,
-    data: { source, issues: result.error.issues },
+    message: `${source}: not a valid sandbox policy; ${issues.length} problem${issues.length === 1 ? "" : "s"}:\n${text}\nFix these fields of the sandbox policy.`,
+    data: { source, issues },
   });
 }

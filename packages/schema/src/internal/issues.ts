@@ -78,3 +78,21 @@ export function formatIssues(issues: readonly FileIssue[]): string {
     .map((issue) => `  - ${issue.path}: expected ${issue.expected}, found ${issue.found}`)
     .join("\n");
 }
+
+/**
+ * The one zod-issue formatter of the SDK: the problems of a failed `safeParse` as
+ * {@link FileIssue}s (values read from `input`) and as indented lines for a message.
+ *
+ * @example
+ * ```ts
+ * const result = SandboxPolicy.safeParse(input);
+ * if (!result.success) console.error(describeZodIssues(result.error, input).text);
+ * ```
+ */
+export function describeZodIssues(
+  error: z.ZodError,
+  input: unknown,
+): { issues: FileIssue[]; text: string } {
+  const issues = toFileIssues(error, input);
+  return { issues, text: formatIssues(issues) };
+}

@@ -14,6 +14,7 @@ import {
   utimes,
 } from "node:fs/promises";
 import { join } from "node:path";
+import { DistDebugError } from "@distdebug/schema";
 
 /** Who should own a copied tree (applied with lchown; needs the privilege to do so). */
 export interface Owner {
@@ -111,7 +112,7 @@ export async function walkTree(
     const pump = () => {
       if (failure !== undefined) return;
       if (options.signal?.aborted) {
-        failure = new Error("aborted");
+        failure = new DistDebugError({ code: "ABORTED", message: "the tree copy was aborted" });
         reject(failure);
         return;
       }
@@ -173,7 +174,14 @@ function runCp(source: string, target: string, signal: AbortSignal | undefined):
       signal ? { signal } : {},
       (error, _stdout, stderr) => {
         if (error)
-          reject(new Error(`cp -a ${source} ${target} failed: ${stderr.trim() || error.message}`));
+          reject(
+            new DistDebugError({
+              code: "WORKSPACE_ERROR",
+              message: `cp -a ${source} ${target} failed: ${stderr.trim() || error.message}; check free space and permissions of the target`,
+              data: { source, target },
+              cause: error,
+            }),
+          );
         else resolve();
       },
     );

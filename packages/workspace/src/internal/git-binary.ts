@@ -1,4 +1,5 @@
 import { execFile, spawn } from "node:child_process";
+import { DistDebugError } from "@distdebug/schema";
 
 let available: Promise<boolean> | undefined;
 
@@ -49,9 +50,11 @@ export function runGit(
       if (code === 0) resolve(Buffer.concat(out));
       else
         reject(
-          new Error(
-            `git ${args.join(" ")} exited ${code}: ${Buffer.concat(err).toString("utf8").trim()}`,
-          ),
+          new DistDebugError({
+            code: "WORKSPACE_ERROR",
+            message: `git ${args.join(" ")} exited ${code}: ${Buffer.concat(err).toString("utf8").trim()}`,
+            data: { args, exitCode: code },
+          }),
         );
     });
     child.stdin.on("error", () => {});

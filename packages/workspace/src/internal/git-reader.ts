@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { DistDebugError } from "@distdebug/schema";
 import type { ObjectType } from "../git-objects.js";
 import { gitEnv, runGit } from "./git-binary.js";
 import type { ObjectReader, RawObject } from "./object-reader.js";
@@ -55,9 +56,11 @@ export class GitBinaryReader implements ObjectReader {
     child.on("close", (code) => {
       if (this.queue.length > 0)
         fail(
-          new Error(
-            `git cat-file exited ${code}: ${Buffer.concat(stderr).toString("utf8").trim()}`,
-          ),
+          new DistDebugError({
+            code: "WORKSPACE_ERROR",
+            message: `git cat-file --batch on ${this.gitdir} exited ${code} with objects still to read: ${Buffer.concat(stderr).toString("utf8").trim()}; check that the repository is intact (git fsck)`,
+            data: { gitdir: this.gitdir, exitCode: code },
+          }),
         );
       this.child = undefined;
     });
@@ -84,7 +87,13 @@ export class GitBinaryReader implements ObjectReader {
       if (parts[1] === "missing" || parts.length !== 3) {
         this.queue.shift();
         this.buffer = this.buffer.subarray(newline + 1);
-        pending.reject(new Error(`object ${pending.oid} is missing from the repository`));
+        pending.reject(
+          new DistDebugError({
+            code: "WORKSPACE_ERROR",
+            message: `object ${pending.oid} is missing from the repository ${this.gitdir}; fetch the commit that holds it, or clone the repository again`,
+            data: { gitdir: this.gitdir, oid: pending.oid },
+          }),
+        );
         continue;
       }
       const size = Number(parts[2]);

@@ -1,4 +1,5 @@
 import * as fs from "node:fs";
+import { DistDebugError } from "@distdebug/schema";
 import git from "isomorphic-git";
 import { type ObjectType, tagTarget } from "../git-objects.js";
 import type { ObjectReader, RawObject } from "./object-reader.js";
@@ -9,6 +10,15 @@ import { PackReader } from "./pack-reader.js";
  * searched in place, one positioned read per object, a cache of delta bases), anything else
  * (and refs) through isomorphic-git, with one shared isomorphic-git cache.
  */
+/** A revision that does not name a commit of the repository. */
+function badRevision(revision: string, problem: string): never {
+  throw new DistDebugError({
+    code: "INVALID_ARGUMENT",
+    message: `the revision ${revision} ${problem}; pass a commit id, branch or tag that names a commit of this repository`,
+    data: { revision },
+  });
+}
+
 export class IsoGitReader implements ObjectReader {
   readonly engine = "isomorphic-git" as const;
   private readonly cache: object = {};
@@ -65,11 +75,10 @@ export class IsoGitReader implements ObjectReader {
     for (let depth = 0; depth < 10; depth++) {
       const object = await this.readOne(oid);
       if (object.type === "commit") return oid;
-      if (object.type !== "tag")
-        throw new Error(`${revision} names a ${object.type}, not a commit`);
+      if (object.type !== "tag") badRevision(revision, `names a ${object.type}, not a commit`);
       oid = tagTarget(object.content).oid;
     }
-    throw new Error(`${revision}: too many nested tags`);
+    badRevision(revision, "goes through more than 10 nested tags");
   }
 
   private parentOf(commit: RawObject, index: number, revision: string): string {
@@ -80,7 +89,7 @@ export class IsoGitReader implements ObjectReader {
         .matchAll(/^parent ([0-9a-f]{40})$/gm),
     ];
     const parent = parents[index - 1]?.[1];
-    if (!parent) throw new Error(`${revision}: commit ${commit.oid} has no parent number ${index}`);
+    if (!parent) badRevision(revision, `commit ${commit.oid} has no parent number ${index}`);
     return parent;
   }
 

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { inflateSync } from "node:zlib";
+import { DistDebugError } from "@distdebug/schema";
 import type { ObjectType } from "../git-objects.js";
 import type { RawObject } from "./object-reader.js";
 
@@ -48,10 +49,19 @@ class ByteLru {
   }
 }
 
+/** A git pack (or pack index) that cannot be read as git writes them. */
+function corruptPack(where: string, problem: string): never {
+  throw new DistDebugError({
+    code: "WORKSPACE_ERROR",
+    message: `${where}: ${problem}; the git pack is corrupt or of an unsupported version: delete the repository (or its cache entry) and clone it again`,
+    data: { file: where },
+  });
+}
+
 function loadIndex(idxPath: string, packPath: string): PackFile {
   const idx = readFileSync(idxPath);
   if (idx.readUInt32BE(0) !== 0xff744f63 || idx.readUInt32BE(4) !== 2)
-    throw new Error(`${idxPath}: not a version 2 pack index`);
+    corruptPack(idxPath, "not a version 2 pack index");
   const fanout = new Uint32Array(256);
   for (let i = 0; i < 256; i++) fanout[i] = idx.readUInt32BE(8 + i * 4);
   const count = fanout[255] ?? 0;
@@ -204,8 +214,7 @@ export class PackReader {
         }
         const baseOffset = offset - distance;
         const baseEnd = pack.endByOffset.get(baseOffset);
-        if (baseEnd === undefined)
-          throw new Error(`${pack.path}: no object at offset ${baseOffset}`);
+        if (baseEnd === undefined) corruptPack(pack.path, `no object at offset ${baseOffset}`);
         base = this.readAt(pack, baseOffset, baseEnd);
         // A base is likely the base of the next object of its chain too.
         this.cache.set(`${pack.path}:${baseOffset}`, base);
@@ -213,14 +222,14 @@ export class PackReader {
         const baseId = raw.toString("hex", at, at + 20);
         at += 20;
         const found = this.read(baseId);
-        if (!found) throw new Error(`${pack.path}: delta base ${baseId} is missing`);
+        if (!found) corruptPack(pack.path, `delta base ${baseId} is missing`);
         base = found;
       }
       const delta = inflateSync(raw.subarray(at));
       result = { type: base.type, content: applyDelta(base.content, delta) };
     } else {
       const name = typeNames[type];
-      if (!name) throw new Error(`${pack.path}: unknown object type ${type} at offset ${offset}`);
+      if (!name) corruptPack(pack.path, `unknown object type ${type} at offset ${offset}`);
       result = { type: name, content: inflateSync(raw.subarray(at)) };
     }
     return result;
@@ -244,7 +253,7 @@ function readSize(delta: Buffer, start: number): [number, number] {
 export function applyDelta(base: Buffer, delta: Buffer): Buffer {
   const [baseSize, afterBase] = readSize(delta, 0);
   if (baseSize !== base.length)
-    throw new Error(`delta expects a base of ${baseSize} bytes, found ${base.length}`);
+    corruptPack("git delta", `expects a base of ${baseSize} bytes, found ${base.length}`);
   const [resultSize, afterResult] = readSize(delta, afterBase);
   let at = afterResult;
   const out = Buffer.allocUnsafe(resultSize);
@@ -268,10 +277,10 @@ export function applyDelta(base: Buffer, delta: Buffer): Buffer {
       delta.copy(out, written, at, at + op);
       written += op;
       at += op;
-    } else throw new Error("invalid delta opcode 0");
+    } else corruptPack("git delta", "invalid opcode 0");
   }
   if (written !== resultSize)
-    throw new Error(`delta produced ${written} bytes, expected ${resultSize}`);
+    corruptPack("git delta", `produced ${written} bytes, expected ${resultSize}`);
   return out;
 }
 
