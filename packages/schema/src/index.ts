@@ -23,7 +23,12 @@ export { type DetectedFormat, detectFormat, parseAnyFile } from "./detect.js";
 export { Diagnosis, DiagnosisBlock } from "./diagnosis.js";
 export { DiagnosisScores, ScoreMetrics, ScoreWarning } from "./diagnosis-scores.js";
 export { DistDebugError, type DistDebugErrorCode, type DistDebugErrorOptions } from "./errors.js";
-export { DEFAULT_MAX_FILE_BYTES, readFileChecked, writeFileAtomic } from "./files.js";
+export {
+  DEFAULT_MAX_FILE_BYTES,
+  type ReadFileOptions,
+  readFileChecked,
+  writeFileAtomic,
+} from "./files.js";
 export { type FormatKind, formatOf, formats, isFormatKind } from "./formats.js";
 export { Gold, GoldBlock } from "./gold.js";
 export { canonicalJson, sha256Hex } from "./hash.js";
