@@ -7,6 +7,12 @@ import { DistDebugError } from "./errors.js";
 /** Default size limit of a DistDebug file read by {@link readFileChecked}: 32 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 32 * 1024 * 1024;
 
+/** Size limit of an agent's `diagnosis.json`, checked before it is read: 1 MiB. */
+export const MAX_DIAGNOSIS_BYTES = 1024 * 1024;
+
+/** Size limit of a `trajectory.json`, checked before it is read: 32 MiB. */
+export const MAX_TRAJECTORY_BYTES = DEFAULT_MAX_FILE_BYTES;
+
 function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
   if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;

@@ -25,6 +25,8 @@ export { DiagnosisScores, ScoreMetrics, ScoreWarning } from "./diagnosis-scores.
 export { DistDebugError, type DistDebugErrorCode, type DistDebugErrorOptions } from "./errors.js";
 export {
   DEFAULT_MAX_FILE_BYTES,
+  MAX_DIAGNOSIS_BYTES,
+  MAX_TRAJECTORY_BYTES,
   type ReadFileOptions,
   readFileChecked,
   writeFileAtomic,
