@@ -39,6 +39,11 @@ export interface RunBenchmarkOptions {
   concurrency?: number;
   /** Redo every selected attempt even when a valid one exists. Default false. */
   redo?: boolean;
+  /**
+   * Rerun attempts that ended `infra-error` (a harness fault). Default false: they are kept,
+   * and the run stays incomplete until they are rerun explicitly (THREATS.md, section 3).
+   */
+  rerunInfraErrors?: boolean;
   /** Repository and workspace caches. Default: `$DISTDEBUG_CACHE_DIR` or `~/.cache/distdebug`. */
   cacheDir?: string;
   /** The environment `${VAR}` references and API keys are read from. Default `process.env`. */
@@ -59,6 +64,8 @@ export interface RunBenchmarkResult {
   ran: number;
   /** Attempts reused from an earlier run. */
   reused: number;
+  /** Attempts of an earlier run kept as `infra-error` (not rerun without `rerunInfraErrors`). */
+  keptInfraErrors: number;
   interrupted: boolean;
 }
 
@@ -170,7 +177,9 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
         });
         const finished = options.redo
           ? undefined
-          : await readFinishedAttempt(attemptDir(options.outDir, incident.id, attempt), inputHash);
+          : await readFinishedAttempt(attemptDir(options.outDir, incident.id, attempt), inputHash, {
+              keepInfraErrors: !options.rerunInfraErrors,
+            });
         if (finished) {
           records.set(`${incident.id}/${attempt}`, finished);
           emit({ type: "attempt-skip", incidentId: incident.id, attempt, status: finished.status });
@@ -208,6 +217,15 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
       return entry;
     };
 
+    const keptInfraErrors = [...records.values()].filter(
+      (record) => record.status === "infra-error",
+    ).length;
+    if (keptInfraErrors > 0) {
+      emit({
+        type: "run-warn",
+        message: `${keptInfraErrors} attempts of an earlier run ended infra-error and are kept, not rerun (rerun them explicitly); the results stay incomplete until then`,
+      });
+    }
     let ran = 0;
     let next = 0;
     const worker = async () => {
@@ -260,6 +278,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
       attempts,
       ran,
       reused: attempts.length - ran,
+      keptInfraErrors,
       interrupted: signal.aborted,
     };
   } finally {
