@@ -69,11 +69,12 @@ export interface RunBenchmarkResult {
   interrupted: boolean;
 }
 
-/** Writes run.json, refusing a results folder that belongs to another configuration. */
-async function claimResultsDir(
-  options: RunBenchmarkOptions,
-  emit: RunEventListener,
-): Promise<void> {
+/**
+ * Writes run.json, refusing a results folder that belongs to another configuration or
+ * dataset (its finished attempts would silently stop counting) unless `redo` is asked. A run
+ * of fewer attempts or a subset of incidents keeps the folder's attempt count.
+ */
+async function claimResultsDir(options: RunBenchmarkOptions): Promise<void> {
   const info = buildRunInfo({ config: options.config, dataset: options.dataset });
   const previous = await readRunInfo(options.outDir).then(
     (file) => file?.value,
@@ -93,23 +94,28 @@ async function claimResultsDir(
         data: { outDir: options.outDir, existing: previous.name, requested: info.name },
       });
     }
-    if (previous.configHash !== info.configHash) {
-      emit({
-        type: "run-warn",
-        message: `the configuration "${info.name}" changed since the last run in ${options.outDir}: its attempts are redone`,
+    const changed = [
+      ...(previous.configHash === info.configHash ? [] : [`the configuration "${info.name}"`]),
+      ...(previous.dataset.digest === info.dataset.digest
+        ? []
+        : [`the dataset (${previous.dataset.name} ${previous.dataset.version})`]),
+    ];
+    if (changed.length > 0 && !options.redo) {
+      throw new DistDebugError({
+        code: "RESULTS_CONFLICT",
+        message: `${options.outDir} holds attempts of another version of ${changed.join(" and ")}; they would stop counting: choose another --out, or pass --redo to redo them under this one`,
+        data: { outDir: options.outDir, changed },
       });
     }
-    if (previous.dataset.digest !== info.dataset.digest) {
-      emit({
-        type: "run-warn",
-        message: `the dataset changed since the last run in ${options.outDir}: its attempts are redone`,
-      });
-    }
-    if (
-      previous.configHash === info.configHash &&
-      previous.dataset.digest === info.dataset.digest
-    ) {
+    if (changed.length === 0) {
       info.createdAt = previous.createdAt;
+      info.config = {
+        ...info.config,
+        run: {
+          ...info.config.run,
+          attempts: Math.max(info.config.run.attempts, previous.config.run.attempts),
+        },
+      };
     }
   }
   await writeRunInfo(options.outDir, info);
@@ -157,7 +163,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
     what: `the results folder ${options.outDir}`,
   });
   try {
-    await claimResultsDir({ ...options, config }, emit);
+    await claimResultsDir({ ...options, config });
     // What a killed run left behind (safe: this run holds the results folder's lock).
     await removeAttemptLeftovers(
       options.outDir,
