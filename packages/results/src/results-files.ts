@@ -78,7 +78,8 @@ const FINISHED = new Set<Attempt["status"]>(["succeeded", "agent-error", "limit-
 /**
  * Reads a finished attempt (`succeeded`, `agent-error` or `limit-exceeded`) whose
  * `attempt.json` carries `inputHash`; undefined when the record is missing, invalid, of other
- * inputs, or not finished (an infra error or an interrupted attempt is redone).
+ * inputs, or not finished (an interrupted attempt is redone). An `infra-error` attempt is
+ * returned too with `keepInfraErrors` (resume keeps it unless rerunning infra errors is asked).
  *
  * @example
  * ```ts
@@ -89,6 +90,7 @@ const FINISHED = new Set<Attempt["status"]>(["succeeded", "agent-error", "limit-
 export async function readFinishedAttempt(
   dir: string,
   inputHash: string,
+  options: { keepInfraErrors?: boolean } = {},
 ): Promise<Attempt | undefined> {
   let text: string;
   try {
@@ -98,7 +100,10 @@ export async function readFinishedAttempt(
   }
   try {
     const record = parseAttempt(text);
-    return record.inputHash === inputHash && FINISHED.has(record.status) ? record : undefined;
+    const kept =
+      FINISHED.has(record.status) ||
+      (options.keepInfraErrors === true && record.status === "infra-error");
+    return record.inputHash === inputHash && kept ? record : undefined;
   } catch {
     return undefined;
   }

@@ -217,6 +217,24 @@ describe("the mini agent's limits", () => {
     });
   });
 
+  it("ends agent-error, not infra-error, when the model leaves /output/trajectory.json a directory", async () => {
+    // A reroll attempt: an infra-error would be rerun on resume; the agent's doing is its error.
+    const script = [
+      bash(DIAGNOSIS),
+      bash("mkdir -p /output/trajectory.json/x"),
+      bash(`echo ${SUBMIT_SENTINEL}`),
+    ];
+    let replies = 0;
+    server = await startFakeModelServer(() => ({
+      body: openAiBody(script[replies++] ?? bash("true")),
+    }));
+    const { record, trajectory } = await runOne(config("openai", server.url));
+    expect(record?.status).toBe("agent-error");
+    expect(record?.error?.message).toBe("/output/trajectory.json: is a directory, not a file");
+    expect(trajectory.agent.name).toBe("mini");
+    expect(record?.metrics?.blockCoverage ?? 0).toBe(0);
+  });
+
   it("ends with agent-error when the model keeps failing", async () => {
     server = await startFakeModelServer(() => ({ body: "{malformed" }));
     const { record, trajectory } = await runOne(config("openai", server.url));

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Agent, AgentOutcome } from "@distdebug/agents";
 import { type DatasetIncident, writeAgentTaskFolder } from "@distdebug/dataset";
@@ -11,9 +11,12 @@ import {
   DistDebugError,
   emptyUsage,
   errorMessage,
+  MAX_DIAGNOSIS_BYTES,
+  MAX_TRAJECTORY_BYTES,
   parseDiagnosis,
   parseTrajectory,
   type RunConfig,
+  readFileChecked,
   type SandboxPolicy,
   SandboxPolicy as SandboxPolicySchema,
   serialize,
@@ -47,18 +50,34 @@ export interface RunAttemptOptions {
   onEvent?: RunEventListener;
 }
 
-const MAX_AGENT_FILE_BYTES = 32 * 1024 * 1024;
-
 function errorOf(error: unknown): { code: string; message: string } {
   if (DistDebugError.isInstance(error)) return { code: error.code, message: error.message };
   return { code: "INTERNAL", message: errorMessage(error) };
 }
 
-async function readOptional(path: string): Promise<Buffer | undefined> {
+/** Why an agent-written file was refused: one line, becomes the attempt's `agent-error`. */
+class UnsafeAgentFile {
+  constructor(readonly error: { code: string; message: string }) {}
+}
+
+/**
+ * Reads a file the agent left in /output as a regular file only (never a link, FIFO, device
+ * or directory; size checked first). Absent: `undefined`; anything else: {@link UnsafeAgentFile}.
+ */
+async function readAgentFile(
+  outputDir: string,
+  name: string,
+  maxBytes: number,
+): Promise<Buffer | UnsafeAgentFile | undefined> {
   try {
-    return await readFile(path);
-  } catch {
-    return undefined;
+    return await readFileChecked(join(outputDir, name), {
+      maxBytes,
+      followLinks: false,
+      label: `/output/${name}`,
+    });
+  } catch (error) {
+    if (DistDebugError.isInstance(error) && error.code === "FILE_NOT_FOUND") return undefined;
+    return new UnsafeAgentFile(errorOf(error));
   }
 }
 
@@ -192,8 +211,21 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
     }
 
     // The agent's files: validated; the diagnosis kept as written, the trajectory normalized.
-    const diagnosisBytes = await readOptional(join(outputDir, ATTEMPT_FILES.diagnosis));
-    if (diagnosisBytes && diagnosisBytes.length <= MAX_AGENT_FILE_BYTES) {
+    // A file that is not a plain regular file under its size limit is the agent's error and
+    // nothing of it reaches the results.
+    const refuse = (unsafe: UnsafeAgentFile) => {
+      if (error?.code !== "UNSAFE_AGENT_FILE") {
+        status = "agent-error";
+        error = { code: "UNSAFE_AGENT_FILE", message: unsafe.error.message };
+      }
+    };
+    const diagnosisBytes = await readAgentFile(
+      outputDir,
+      ATTEMPT_FILES.diagnosis,
+      MAX_DIAGNOSIS_BYTES,
+    );
+    if (diagnosisBytes instanceof UnsafeAgentFile) refuse(diagnosisBytes);
+    else if (diagnosisBytes) {
       await writeOutput(ATTEMPT_FILES.diagnosis, diagnosisBytes);
       try {
         diagnosis = parseDiagnosis(diagnosisBytes, {
@@ -210,8 +242,13 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
       error = { code: "NO_DIAGNOSIS", message: "the agent wrote no diagnosis.json" };
     }
     let trajectory: Trajectory | undefined = outcome.trajectory;
-    const trajectoryBytes = await readOptional(join(outputDir, ATTEMPT_FILES.trajectory));
-    if (trajectoryBytes && trajectoryBytes.length <= MAX_AGENT_FILE_BYTES) {
+    const trajectoryBytes = await readAgentFile(
+      outputDir,
+      ATTEMPT_FILES.trajectory,
+      MAX_TRAJECTORY_BYTES,
+    );
+    if (trajectoryBytes instanceof UnsafeAgentFile) refuse(trajectoryBytes);
+    else if (trajectoryBytes) {
       try {
         trajectory = parseTrajectory(trajectoryBytes, {
           source: attemptPath(incidentId, attempt, ATTEMPT_FILES.trajectory),

@@ -136,7 +136,7 @@ describe("runBenchmark", () => {
     expect(redo.ran).toBe(2);
   });
 
-  it("redoes attempts when the config changes, and refuses another configuration's folder", async () => {
+  it("refuses a changed config (naming --out and --redo) or another configuration's folder; redo redoes", async () => {
     const outDir = join(await testdir(), "results");
     const incidents = dataset.incidents.slice(0, 1);
     await runBenchmark({
@@ -147,26 +147,28 @@ describe("runBenchmark", () => {
       cacheDir,
       attempts: 1,
     });
-    const warnings: string[] = [];
-    const changed = await runBenchmark({
-      config: config("same", { agent: { type: "baseline", rowBudget: 20 } }),
+    const changedConfig = config("same", { agent: { type: "baseline", rowBudget: 20 } });
+    const refused = runBenchmark({ config: changedConfig, dataset, incidents, outDir, cacheDir });
+    await expect(refused).rejects.toMatchObject({ code: "RESULTS_CONFLICT" });
+    await expect(refused).rejects.toThrow(
+      /another version of the configuration "same".*--out.*--redo/,
+    );
+    const redone = await runBenchmark({
+      config: changedConfig,
       dataset,
       incidents,
       outDir,
       cacheDir,
       attempts: 1,
-      onEvent: (event) => {
-        if (event.type === "run-warn") warnings.push(event.message);
-      },
+      redo: true,
     });
-    expect(changed.ran).toBe(1);
-    expect(warnings.join("\n")).toMatch(/changed since the last run/);
+    expect(redone.ran).toBe(1);
     await expect(
       runBenchmark({ config: config("other"), dataset, incidents, outDir, cacheDir }),
     ).rejects.toMatchObject({ code: "RESULTS_CONFLICT" });
   });
 
-  it("redoes attempts when the dataset changes after a run", async () => {
+  it("refuses a changed dataset after a run unless redo is asked", async () => {
     const copy = join(await testdir(), "dataset");
     await cp(exampleDir, copy, { recursive: true });
     const before = await loadDataset(copy);
@@ -178,17 +180,9 @@ describe("runBenchmark", () => {
     await appendFile(join(incidents[0]!.dir, "report.md"), "\nOne more line from the reporter.\n");
     const after = await loadDataset(copy);
     expect(after.digest).not.toBe(before.digest);
-    const warnings: string[] = [];
-    const redone = await runBenchmark({
-      ...options,
-      dataset: after,
-      incidents: after.incidents.slice(0, 1),
-      onEvent: (event) => {
-        if (event.type === "run-warn") warnings.push(event.message);
-      },
-    });
-    expect(redone.ran).toBe(1);
-    expect(warnings.join("\n")).toMatch(/the dataset changed since the last run/);
+    const again = { ...options, dataset: after, incidents: after.incidents.slice(0, 1) };
+    await expect(runBenchmark(again)).rejects.toThrow(/another version of the dataset.*--redo/);
+    expect((await runBenchmark({ ...again, redo: true })).ran).toBe(1);
   });
 
   it("refuses a second run on a results folder in use, and cleans what a killed run left", async () => {

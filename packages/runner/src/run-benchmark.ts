@@ -46,6 +46,11 @@ export interface RunBenchmarkOptions {
   concurrency?: number;
   /** Redo every selected attempt even when a valid one exists. Default false. */
   redo?: boolean;
+  /**
+   * Rerun attempts that ended `infra-error` (a harness fault). Default false: they are kept,
+   * and the run stays incomplete until they are rerun explicitly (THREATS.md, section 3).
+   */
+  rerunInfraErrors?: boolean;
   /** Repository and workspace caches. Default: workspace's `defaultCacheDir()`. */
   cacheDir?: string;
   /** The environment `${VAR}` references and API keys are read from. Default `process.env`. */
@@ -66,6 +71,8 @@ export interface RunBenchmarkResult {
   ran: number;
   /** Attempts reused from an earlier run. */
   reused: number;
+  /** Attempts of an earlier run kept as `infra-error` (not rerun without `rerunInfraErrors`). */
+  keptInfraErrors: number;
   interrupted: boolean;
 }
 
@@ -73,11 +80,12 @@ function shardLabel(shard: Shard | undefined): string {
   return shard ? `shard ${shard.index}/${shard.count}` : "an unsharded run";
 }
 
-/** Writes run.json, refusing a results folder that belongs to another configuration. */
-async function claimResultsDir(
-  options: RunBenchmarkOptions,
-  emit: RunEventListener,
-): Promise<void> {
+/**
+ * Writes run.json, refusing a results folder that belongs to another configuration or
+ * dataset (its finished attempts would silently stop counting) unless `redo` is asked. A run
+ * of fewer attempts or a subset of incidents keeps the folder's attempt count.
+ */
+async function claimResultsDir(options: RunBenchmarkOptions): Promise<void> {
   const info = buildRunInfo({
     config: options.config,
     dataset: options.dataset,
@@ -108,23 +116,28 @@ async function claimResultsDir(
         data: { outDir: options.outDir, existing: previous.shard, requested: info.shard },
       });
     }
-    if (previous.configHash !== info.configHash) {
-      emit({
-        type: "run-warn",
-        message: `the configuration "${info.name}" changed since the last run in ${options.outDir}: its attempts are redone`,
+    const changed = [
+      ...(previous.configHash === info.configHash ? [] : [`the configuration "${info.name}"`]),
+      ...(previous.dataset.digest === info.dataset.digest
+        ? []
+        : [`the dataset (${previous.dataset.name} ${previous.dataset.version})`]),
+    ];
+    if (changed.length > 0 && !options.redo) {
+      throw new DistDebugError({
+        code: "RESULTS_CONFLICT",
+        message: `${options.outDir} holds attempts of another version of ${changed.join(" and ")}; they would stop counting: choose another --out, or pass --redo to redo them under this one`,
+        data: { outDir: options.outDir, changed },
       });
     }
-    if (previous.dataset.digest !== info.dataset.digest) {
-      emit({
-        type: "run-warn",
-        message: `the dataset changed since the last run in ${options.outDir}: its attempts are redone`,
-      });
-    }
-    if (
-      previous.configHash === info.configHash &&
-      previous.dataset.digest === info.dataset.digest
-    ) {
+    if (changed.length === 0) {
       info.createdAt = previous.createdAt;
+      info.config = {
+        ...info.config,
+        run: {
+          ...info.config.run,
+          attempts: Math.max(info.config.run.attempts, previous.config.run.attempts),
+        },
+      };
     }
   }
   await writeRunInfo(options.outDir, info);
@@ -173,7 +186,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
     what: `the results folder ${options.outDir}`,
   });
   try {
-    await claimResultsDir({ ...options, config }, emit);
+    await claimResultsDir({ ...options, config });
     // What a killed run left behind (safe: this run holds the results folder's lock).
     await removeAttemptLeftovers(
       options.outDir,
@@ -193,7 +206,9 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
         });
         const finished = options.redo
           ? undefined
-          : await readFinishedAttempt(attemptDir(options.outDir, incident.id, attempt), inputHash);
+          : await readFinishedAttempt(attemptDir(options.outDir, incident.id, attempt), inputHash, {
+              keepInfraErrors: !options.rerunInfraErrors,
+            });
         if (finished) {
           records.set(`${incident.id}/${attempt}`, finished);
           emit({ type: "attempt-skip", incidentId: incident.id, attempt, status: finished.status });
@@ -236,6 +251,15 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
       return entry;
     };
 
+    const keptInfraErrors = [...records.values()].filter(
+      (record) => record.status === "infra-error",
+    ).length;
+    if (keptInfraErrors > 0) {
+      emit({
+        type: "run-warn",
+        message: `${keptInfraErrors} attempts of an earlier run ended infra-error and are kept, not rerun (rerun them explicitly); the results stay incomplete until then`,
+      });
+    }
     let ran = 0;
     let next = 0;
     const worker = async () => {
@@ -288,6 +312,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
       attempts,
       ran,
       reused: attempts.length - ran,
+      keptInfraErrors,
       interrupted: signal.aborted,
     };
   } finally {

@@ -1,4 +1,5 @@
 import { cpus, totalmem } from "node:os";
+import { DEFAULT_BASELINE_ROW_BUDGET } from "@distdebug/agents";
 import type { Dataset } from "@distdebug/dataset";
 import { canonicalJson, type RunConfig, type RunInfo, sha256Hex } from "@distdebug/schema";
 import type { Shard } from "./shard.js";
@@ -6,11 +7,17 @@ import { HARNESS_VERSION } from "./version.js";
 
 /**
  * The part of a config that decides an attempt's result: the agent, the model, the
- * environment and the seed. The name, attempt count and concurrency do not.
+ * environment and the seed. The name, attempt count and concurrency do not. Defaults are
+ * applied first, so a value left out and the same value written are one identity
+ * (`--agent baseline` and `configs/baseline/default.yaml`).
  */
 export function configIdentity(config: RunConfig): unknown {
+  const agent =
+    config.agent.type === "baseline"
+      ? { ...config.agent, rowBudget: config.agent.rowBudget ?? DEFAULT_BASELINE_ROW_BUDGET }
+      : config.agent;
   return {
-    agent: config.agent,
+    agent,
     model: config.model ?? null,
     environment: config.environment,
     seed: config.run.seed,

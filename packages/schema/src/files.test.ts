@@ -1,4 +1,5 @@
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
@@ -18,6 +19,31 @@ describe("readFileChecked", () => {
       code: "FILE_TOO_LARGE",
     });
     expect((await readFileChecked(join(dir, "ok.json"))).toString()).toBe("{}");
+  });
+
+  it("without following links, refuses links, FIFOs and devices without blocking", async () => {
+    const dir = await testdir({ "secret.txt": "host secret" });
+    await symlink(join(dir, "secret.txt"), join(dir, "link.json"));
+    await symlink("/dev/zero", join(dir, "zero.json"));
+    execFileSync("mkfifo", [join(dir, "fifo.json")]);
+    const untrusted = { followLinks: false, label: "/output/x.json" } as const;
+    for (const [name, kind] of [
+      ["link.json", "a symbolic link"],
+      ["zero.json", "a symbolic link"],
+      ["fifo.json", "a FIFO"],
+    ] as const) {
+      await expect(readFileChecked(join(dir, name), untrusted)).rejects.toMatchObject({
+        code: "NOT_A_FILE",
+        message: `/output/x.json: is ${kind}, not a file`,
+      });
+    }
+    // Followed (trusted inputs), a device or FIFO is still refused rather than read or waited on.
+    await expect(readFileChecked(join(dir, "zero.json"))).rejects.toMatchObject({
+      message: `${join(dir, "zero.json")}: is a device, not a file`,
+    });
+    await expect(readFileChecked(join(dir, "fifo.json"))).rejects.toMatchObject({
+      code: "NOT_A_FILE",
+    });
   });
 });
 

@@ -34,8 +34,15 @@ export {
 } from "./diagnosis-scores.js";
 export { errorMessage } from "./error-message.js";
 export { DistDebugError, type DistDebugErrorCode, type DistDebugErrorOptions } from "./errors.js";
-export { readFileChecked, writeFileAtomic } from "./files.js";
-export { type FormatKind, formatOf, formats } from "./formats.js";
+export {
+  DEFAULT_MAX_FILE_BYTES,
+  MAX_DIAGNOSIS_BYTES,
+  MAX_TRAJECTORY_BYTES,
+  type ReadFileOptions,
+  readFileChecked,
+  writeFileAtomic,
+} from "./files.js";
+export { type FormatKind, formatOf, formats, isFormatKind } from "./formats.js";
 export { Gold, GoldBlock } from "./gold.js";
 export { canonicalJson, sha256Hex } from "./hash.js";
 export { Artifact, Incident, IncidentCategory } from "./incident.js";

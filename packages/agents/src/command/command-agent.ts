@@ -1,11 +1,12 @@
-import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
   DistDebugError,
   emptyUsage,
   formats,
+  MAX_TRAJECTORY_BYTES,
   parseTrajectory,
   type RunConfig,
+  readFileChecked,
   serialize,
   type Trajectory,
   writeFileAtomic,
@@ -233,12 +234,27 @@ async function runCommand(
   };
 
   // The program's own trajectory, when valid, is kept and merged with the gateway's measurements.
+  // It is read as a regular file only (never a link, FIFO or directory); anything else is the
+  // agent's error, and the harness's record stands.
   const path = join(context.outputDir, formats.trajectory.fileName);
   let own: Trajectory | undefined;
   try {
-    own = parseTrajectory(await readFile(path), { source: "trajectory.json" });
-  } catch {
-    own = undefined;
+    const bytes = await readFileChecked(path, {
+      maxBytes: MAX_TRAJECTORY_BYTES,
+      followLinks: false,
+      label: `/output/${formats.trajectory.fileName}`,
+    });
+    try {
+      own = parseTrajectory(bytes, { source: "trajectory.json" });
+    } catch {
+      own = undefined;
+    }
+  } catch (error) {
+    if (!DistDebugError.isInstance(error) || error.code !== "FILE_NOT_FOUND")
+      outcome = {
+        status: "agent-error",
+        message: error instanceof Error ? error.message : String(error),
+      };
   }
   if (own && session) {
     const merged = mergeTrajectory(own, session.meter.calls, usage);

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { lstat, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
   DistDebugError,
@@ -293,6 +293,18 @@ async function runMini(context: AgentContext, options: MiniAgentOptions): Promis
   if (context.signal.aborted && outcome.status === "succeeded")
     outcome = { status: "agent-error", message: "the run was interrupted" };
 
+  // The record replaces whatever the model left at /output/trajectory.json (a link or FIFO is
+  // replaced, never followed); a directory cannot be replaced, and is the model's error.
+  const trajectoryPath = join(context.outputDir, formats.trajectory.fileName);
+  const blocked = (await lstat(trajectoryPath).catch(() => undefined))?.isDirectory() ?? false;
+  if (blocked) {
+    exitStatus = "error";
+    outcome = {
+      status: "agent-error",
+      message: `/output/${formats.trajectory.fileName}: is a directory, not a file`,
+    };
+  }
+
   const endedAt = new Date();
   const trajectory: Trajectory = {
     format: "distdebug.trajectory/1",
@@ -313,9 +325,6 @@ async function runMini(context: AgentContext, options: MiniAgentOptions): Promis
     },
   };
   // The harness's record replaces anything the model may have written there.
-  await writeFileAtomic(
-    join(context.outputDir, formats.trajectory.fileName),
-    serialize(trajectory),
-  );
+  if (!blocked) await writeFileAtomic(trajectoryPath, serialize(trajectory));
   return { ...outcome, usage: meter.usage, trajectory };
 }

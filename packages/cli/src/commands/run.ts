@@ -80,9 +80,9 @@ async function chooseConfig(
 
 export default defineCommand({
   usage:
-    "run [--config <file>]... [--agent baseline|mini|command] [--dataset <dir>] [--bug <id|glob>]... [--runs N] [--concurrency N] [--out <dir>] [--redo] [--shard i/n]",
+    "run [--config <file>]... [--agent baseline|mini|command] [--dataset <dir>] [--bug <id|glob>]... [--runs N] [--concurrency N] [--out <dir>] [--redo] [--rerun-infra] [--shard i/n]",
   description:
-    "Runs an agent on incidents: an anonymized workspace per attempt, the leakage check, the sandbox, the agent, and scoring. Finished attempts are reused (resume is the default); Ctrl-C stops starting attempts and ends running ones as interrupted. Without --dataset, --bug looks the id up in the bundled datasets (the example dataset, then the real-incident catalog); without --bug the whole offline example dataset runs.",
+    "Runs an agent on incidents: an anonymized workspace per attempt, the leakage check, the sandbox, the agent, and scoring. Finished attempts are reused (resume is the default); attempts that ended infra-error (a harness fault) are kept and the run exits 1 until they are rerun with --rerun-infra; Ctrl-C stops starting attempts and ends running ones as interrupted. Without --dataset, --bug looks the id up in the bundled datasets (the example dataset, then the real-incident catalog); without --bug the whole offline example dataset runs.",
   options: {
     config: {
       type: "string",
@@ -99,6 +99,10 @@ export default defineCommand({
     },
     out: { type: "string", description: "results folder (default results/<config name>)" },
     redo: { type: "boolean", description: "redo finished attempts too" },
+    "rerun-infra": {
+      type: "boolean",
+      description: "rerun attempts that ended infra-error (kept by default)",
+    },
     set: {
       type: "string",
       multiple: true,
@@ -144,6 +148,7 @@ export default defineCommand({
       cacheDir,
       redo: Boolean(args.values.redo),
       ...(shard ? { shard } : {}),
+      rerunInfraErrors: Boolean(args.values["rerun-infra"]),
       env: io.env,
       ...(io.signal ? { signal: io.signal } : {}),
       onEvent: progress.onEvent,
@@ -157,6 +162,10 @@ export default defineCommand({
     const infra = result.attempts.filter((attempt) => attempt.status === "infra-error").length;
     if (!args.values.json) {
       io.stderr(`${result.ran} attempts run, ${result.reused} reused; results in ${outDir}\n`);
+      if (infra > 0)
+        io.stderr(
+          `${infra} attempts ended infra-error (a harness fault, not the agent's): the results are incomplete; rerun them with --rerun-infra\n`,
+        );
       io.stderr(`next: distdebug score ${outDir}\n`);
     }
     return infra > 0 ? 1 : 0;
