@@ -71,7 +71,8 @@ describe.each(cases)("a command agent in $language", ({ provider, command }) => 
     });
     const config = parseRunConfig({
       name: `command-${provider}`,
-      agent: { type: "command", command, wallTimeLimitSec: 60 },
+      // The probe sends megabytes of the sandbox's files: no cost limit, so the gateway admits it.
+      agent: { type: "command", command, costLimitUsd: 0, wallTimeLimitSec: 60 },
       model: {
         provider,
         name: "fake-model",
@@ -173,9 +174,52 @@ describe("the command agent's limits", () => {
       cacheDir,
       env: { TEST_MODEL_KEY: KEY },
     });
+    // The agent's first prompt (its probe of the sandbox) may alone use more than 1000 tokens:
+    // the gateway refuses it before forwarding.
     expect(result.attempts[0]?.status).toBe("limit-exceeded");
     expect(result.attempts[0]?.error?.message).toMatch(/token limit of 1000/);
-    expect(result.attempts[0]?.usage).toMatchObject({ inputTokens: 5000, calls: 1 });
+    expect(result.attempts[0]?.usage).toMatchObject({ inputTokens: 0, calls: 0 });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("forwards only the parallel calls that fit the cost limit and never ends succeeded", async () => {
+    // Each call could cost about $0.13 (50 output tokens at $2000/M, ~30 prompt tokens at
+    // $1000/M) and each reply costs $0.10: with $0.20, one call fits, the other 29 are refused.
+    server = await startFakeModelServer(() => ({
+      body: openAiBody("x", { input: 20, output: 40, cached: 0 }),
+      delayMs: 200,
+    }));
+    const config = parseRunConfig({
+      name: "command-parallel",
+      agent: {
+        type: "command",
+        command: ["/opt/distdebug/node", "/opt/agent/parallel.mjs"],
+        costLimitUsd: 0.2,
+        wallTimeLimitSec: 60,
+      },
+      model: {
+        provider: "openai",
+        name: "fake-model",
+        baseUrl: `${server.url}/v1`,
+        apiKeyEnv: "TEST_MODEL_KEY",
+        prices: { inputPerMillion: 1000, outputPerMillion: 2000 },
+      },
+      environment: { sandbox: { readOnlyBinds: [{ source: agentsDir, target: "/opt/agent" }] } },
+      run: { attempts: 1 },
+    });
+    const result = await runBenchmark({
+      config,
+      dataset,
+      incidents: dataset.incidents.filter((incident) => incident.id === "leasekv-77"),
+      outDir: join(await testdir(), "results"),
+      cacheDir,
+      env: { TEST_MODEL_KEY: KEY },
+    });
+    const attempt = result.attempts[0];
+    expect(attempt?.status).toBe("limit-exceeded");
+    expect(attempt?.error?.message).toMatch(/cost limit of \$0.2 leaves no room/);
     expect(server.requests).toHaveLength(1);
+    expect(attempt?.usage.calls).toBe(1);
+    expect(attempt?.usage.costUsd).toBeLessThanOrEqual(0.2);
   });
 });

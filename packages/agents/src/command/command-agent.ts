@@ -122,6 +122,7 @@ export function createCommandAgent(options: CommandAgentOptions = {}): Agent {
         budget: {
           costLimitUsd: context.config.agent.costLimitUsd,
           tokenLimit: context.config.agent.tokenLimit,
+          callLimit: context.config.agent.stepLimit,
         },
       });
       const gateway = await startGateway({

@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DistDebugError, type ModelConfig } from "@distdebug/schema";
 import { isRetryableStatus, retryAfterMs, withRetries } from "../model/retry.js";
-import type { MeteredCall, UsageMeter } from "../model/usage-meter.js";
+import type { Admission, MeteredCall, UsageMeter } from "../model/usage-meter.js";
 import { anthropicUsage, openAiUsage } from "../model/wire-usage.js";
+import { capOutput, defaultOutputCap, requestRefusal, worstCaseTokens } from "./request-policy.js";
 
 /** The provider's API when `model.baseUrl` is not set. */
 export const DEFAULT_BASE_URLS = {
@@ -88,10 +89,13 @@ class UpstreamStatus extends Error {
  * Starts the model gateway: an HTTP server on a Unix socket that the sandbox sees at
  * `/run/distdebug/gateway.sock`, reached from inside through the forwarder's loopback URL.
  * It accepts the config's protocol only (OpenAI `POST /v1/chat/completions` and
- * `/v1/responses`, or Anthropic `POST /v1/messages`), non-streaming, sets `model` to the
- * config's model, adds the real key, forwards to `model.baseUrl` with the config's timeout and
- * retries (429, 5xx), meters the usage of every reply into `meter`, and refuses further calls
- * with HTTP 402 `budget_exceeded` once the meter's budget is used up.
+ * `/v1/responses`, or Anthropic `POST /v1/messages`), refuses with HTTP 400 any field outside
+ * the route's allowlist, provider-side tools, `n > 1`, `stream`, `store` and `background`
+ * (see `request-policy.ts`), caps the output when the request names no cap, admits a call
+ * only if the worst case of all calls in flight fits the meter's budget (else HTTP 402
+ * `budget_exceeded`, and `limitHit` is set), sets `model` to the config's model, adds the real
+ * key, forwards to `model.baseUrl` with the config's timeout and retries (429, 5xx) and meters
+ * the usage of every reply into `meter`.
  *
  * @example
  * ```ts
@@ -146,22 +150,50 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
       );
       return;
     }
-    if (body.stream === true) {
-      refuse(
-        res,
-        400,
-        "invalid_request_error",
-        "streaming is not supported through the DistDebug gateway (it meters whole replies): send stream: false",
-      );
-      return;
+    const admission = admitRequest(path, body, req.headers["anthropic-beta"], res);
+    if (admission === undefined) return;
+    try {
+      await forward(path, body, req, res);
+    } finally {
+      admission.release();
     }
-    const over = meter.exceeded();
-    if (over !== undefined) {
-      limitHit ??= over;
-      refuse(res, 402, "budget_exceeded", `the attempt's model budget is used up: ${over}`);
-      return;
+  };
+
+  /** Checks the body against the allowlist and the budget: admits it, or refuses and returns undefined. */
+  const admitRequest = (
+    path: string,
+    body: Record<string, unknown>,
+    beta: unknown,
+    res: ServerResponse,
+  ): Admission | undefined => {
+    const policy =
+      beta === undefined
+        ? requestRefusal(path, body)
+        : "the anthropic-beta header is not forwarded by the DistDebug gateway (beta features may run tools at the provider or change prices)";
+    if (policy !== undefined) {
+      refuse(res, 400, "invalid_request_error", policy);
+      return undefined;
     }
+    const outputCap = capOutput(path, body, defaultOutputCap(model));
     body.model = model.name;
+    const admission = meter.admit(worstCaseTokens(body, outputCap));
+    if (typeof admission !== "string") return admission;
+    limitHit ??= admission;
+    refuse(
+      res,
+      402,
+      "budget_exceeded",
+      `the attempt's model budget has no room for this call: ${admission}`,
+    );
+    return undefined;
+  };
+
+  const forward = async (
+    path: string,
+    body: Record<string, unknown>,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ) => {
     const headers: Record<string, string> = {
       "content-type": "application/json",
       accept: "application/json",
@@ -169,8 +201,6 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
     if (model.provider === "anthropic") {
       headers["x-api-key"] = options.apiKey;
       headers["anthropic-version"] = String(req.headers["anthropic-version"] ?? "2023-06-01");
-      const beta = req.headers["anthropic-beta"];
-      if (typeof beta === "string") headers["anthropic-beta"] = beta;
     } else {
       headers.authorization = `Bearer ${options.apiKey}`;
     }
