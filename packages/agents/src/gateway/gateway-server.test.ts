@@ -373,3 +373,28 @@ describe("the gateway's admission control", () => {
     );
   });
 });
+
+describe.runIf(process.getuid?.() === 0)("the gateway's socket", () => {
+  /** Connects to the socket as `uid` and prints the HTTP status or the error code. */
+  const connectAs = async (uid: number, socketPath: string) => {
+    const script = `const s = require("node:net").connect(process.argv[1]); s.on("connect", () => s.write("POST /v1/chat/completions HTTP/1.1\\r\\nhost: x\\r\\ncontent-length: 2\\r\\nconnection: close\\r\\n\\r\\n{}")); s.on("data", (d) => { console.log(String(d).split(" ")[1]); s.destroy(); }); s.on("error", (e) => console.log(e.code));`;
+    const args = [`--reuid=${uid}`, `--regid=${uid}`, "--clear-groups"];
+    const result = await run("setpriv", [...args, process.execPath, "-e", script, socketPath]);
+    return result.stdout.trim();
+  };
+
+  it("is usable only by the sandbox's user: another local uid gets EACCES", async () => {
+    upstream = await startFakeModelServer(() => ({
+      body: openAiBody("x", { input: 1, output: 1, cached: 0 }),
+    }));
+    gateway = await startGateway({
+      model: model("openai", upstream.url),
+      apiKey: "k",
+      meter: new UsageMeter(),
+      owner: { uid: 65534, gid: 65534 },
+    });
+    expect(await connectAs(65533, gateway.socketPath)).toBe("EACCES");
+    expect(await connectAs(65534, gateway.socketPath)).toBe("200");
+    expect(upstream.requests).toHaveLength(1);
+  });
+});

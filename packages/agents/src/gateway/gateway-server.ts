@@ -1,11 +1,11 @@
-import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DistDebugError, type ModelConfig } from "@distdebug/schema";
 import { isRetryableStatus, retryAfterMs, withRetries } from "../model/retry.js";
 import type { Admission, MeteredCall, UsageMeter } from "../model/usage-meter.js";
 import { anthropicUsage, openAiUsage } from "../model/wire-usage.js";
+import { createPrivateSocketDir, restrictSocket, type SocketOwner } from "./private-socket.js";
 import { capOutput, defaultOutputCap, requestRefusal, worstCaseTokens } from "./request-policy.js";
 
 /** The provider's API when `model.baseUrl` is not set. */
@@ -31,8 +31,13 @@ export interface StartGatewayOptions {
   apiKey: string;
   /** Meters every call and holds the cost and token budget. */
   meter: UsageMeter;
-  /** Folder for the socket. Default: a new short-named folder in the OS temp dir. */
+  /** Folder for the socket. Default: a new short-named folder (mode 0700) in the OS temp dir. */
   dir?: string;
+  /**
+   * The only user that may connect (besides root): the uid:gid the sandbox runs commands as
+   * when the host runs as root. Default: the caller's own uid (socket mode 0600).
+   */
+  owner?: SocketOwner;
   /** Delay before the first retry of an upstream 429/5xx. Default 1000 ms. */
   retryInitialDelayMs?: number;
   /** Called after each metered call. */
@@ -110,7 +115,7 @@ class UpstreamStatus extends Error {
 export async function startGateway(options: StartGatewayOptions): Promise<ModelGateway> {
   const { model, meter } = options;
   const ownDir = options.dir === undefined;
-  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), "ddgw-")));
+  const dir = options.dir ?? (await createPrivateSocketDir());
   const socketPath = join(dir, "gateway.sock");
   const upstreamBase = (model.baseUrl ?? DEFAULT_BASE_URLS[model.provider]).replace(/\/+$/, "");
   const closing = new AbortController();
@@ -305,10 +310,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
       server.once("error", reject);
       server.listen(socketPath, () => resolve());
     });
-    // The sandbox user (uid 65534 when the host runs as root) must be able to connect, and
-    // bwrap may run as that user (user-namespace mode as root): traverse-only folder, open socket.
-    if (ownDir) await chmod(dir, 0o711);
-    await chmod(socketPath, 0o666);
+    // Only the sandbox's user connects; bwrap may run as that user (user-namespace mode as
+    // root), so it owns the private folder too.
+    await restrictSocket(socketPath, ownDir ? dir : undefined, options.owner);
   } catch (error) {
     if (ownDir) await rm(dir, { recursive: true, force: true });
     throw new DistDebugError({
