@@ -13,6 +13,7 @@ export {
   runLockPath,
   summaryPath,
 } from "./layout.js";
+export { MIN_SECRET_LENGTH, REDACTED, redactSecrets } from "./redact.js";
 export {
   type AttemptFolder,
   listAttemptFolders,

@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Dataset, loadDataset } from "@distdebug/dataset";
 import { parseAttempt, parseRunConfig, parseTrajectory } from "@distdebug/schema";
@@ -221,5 +222,71 @@ describe("the command agent's limits", () => {
     expect(server.requests).toHaveLength(1);
     expect(attempt?.usage.calls).toBe(1);
     expect(attempt?.usage.costUsd).toBeLessThanOrEqual(0.2);
+  });
+});
+
+describe("the command agent's secrets", () => {
+  it("keeps the key out of every file of the results folder, even when the agent gets hold of it", async () => {
+    // A provider (or a proxy) that echoes the key it was sent: the agent receives the real key.
+    server = await startFakeModelServer((request) => ({
+      body: openAiBody(`your key: ${String(request.headers.authorization)}`, {
+        input: 10,
+        output: 10,
+        cached: 0,
+      }),
+    }));
+    const config = parseRunConfig({
+      name: "command-leak",
+      agent: {
+        type: "command",
+        // ${VAR} in a command argument and in the sandbox's env stays literal text.
+        command: ["/opt/distdebug/node", "/opt/agent/leak.mjs", "${TEST_MODEL_KEY}"],
+        wallTimeLimitSec: 60,
+      },
+      model: {
+        provider: "openai",
+        name: "fake-model",
+        baseUrl: `${server.url}/v1`,
+        apiKeyEnv: "TEST_MODEL_KEY",
+      },
+      environment: {
+        sandbox: {
+          readOnlyBinds: [{ source: agentsDir, target: "/opt/agent" }],
+          env: { LEAK: "${TEST_MODEL_KEY}" },
+        },
+      },
+      run: { attempts: 1 },
+    });
+    const outDir = join(await testdir(), "results");
+    const result = await runBenchmark({
+      config,
+      dataset,
+      incidents: dataset.incidents.filter((incident) => incident.id === "leasekv-77"),
+      outDir,
+      cacheDir,
+      env: { TEST_MODEL_KEY: KEY },
+    });
+    expect(result.attempts[0]?.status).toBe("succeeded");
+    const files = (await readdir(outDir, { recursive: true, withFileTypes: true })).filter(
+      (entry) => entry.isFile(),
+    );
+    expect(files.length).toBeGreaterThan(3);
+    for (const file of files)
+      expect(await readFile(join(file.parentPath, file.name), "utf8"), file.name).not.toContain(
+        KEY,
+      );
+    const trajectory = await readFile(
+      join(outDir, "leasekv-77", "attempt-1", "trajectory.json"),
+      "utf8",
+    );
+    expect(trajectory).toContain("your key: Bearer [REDACTED]");
+    expect(trajectory).toContain("ARGV ${TEST_MODEL_KEY}");
+    // attempt.json's hashes are those of the redacted files.
+    const attempt = parseAttempt(
+      await readFile(join(outDir, "leasekv-77", "attempt-1", "attempt.json"), "utf8"),
+    );
+    expect(attempt.outputs?.["trajectory.json"]).toBe(
+      createHash("sha256").update(trajectory).digest("hex"),
+    );
   });
 });
