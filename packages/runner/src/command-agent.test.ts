@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Dataset, loadDataset } from "@distdebug/dataset";
-import { parseAttempt, parseRunConfig, parseTrajectory } from "@distdebug/schema";
+import { parseAttempt, parseRunConfig, parseTrajectory, type RunConfig } from "@distdebug/schema";
 import {
   anthropicBody,
   exampleDatasetDir,
@@ -34,6 +34,20 @@ const BLOCKS = JSON.stringify([
   { path: "lease/lessor.go", startLine: 147, endLine: 148 },
   { path: "mvcc/store.go", startLine: 48, endLine: 50 },
 ]);
+
+/** Runs one attempt of leasekv-77 under `config` with the test key; returns its results folder too. */
+async function runLeasekv(config: RunConfig) {
+  const outDir = join(await testdir(), "results");
+  const result = await runBenchmark({
+    config,
+    dataset,
+    incidents: dataset.incidents.filter((incident) => incident.id === "leasekv-77"),
+    outDir,
+    cacheDir,
+    env: { TEST_MODEL_KEY: KEY },
+  });
+  return { result, outDir };
+}
 
 const cases = [
   {
@@ -84,15 +98,7 @@ describe.each(cases)("a command agent in $language", ({ provider, command }) => 
       environment: { sandbox: { readOnlyBinds: [{ source: agentsDir, target: "/opt/agent" }] } },
       run: { attempts: 1 },
     });
-    const outDir = join(await testdir(), "results");
-    const result = await runBenchmark({
-      config,
-      dataset,
-      incidents: dataset.incidents.filter((incident) => incident.id === "leasekv-77"),
-      outDir,
-      cacheDir,
-      env: { TEST_MODEL_KEY: KEY },
-    });
+    const { result, outDir } = await runLeasekv(config);
     const record = result.attempts[0];
     expect(record?.error).toBeUndefined();
     expect(record?.status).toBe("succeeded");
@@ -167,14 +173,7 @@ describe("the command agent's limits", () => {
       environment: { sandbox: { readOnlyBinds: [{ source: agentsDir, target: "/opt/agent" }] } },
       run: { attempts: 1 },
     });
-    const result = await runBenchmark({
-      config,
-      dataset,
-      incidents: dataset.incidents.filter((incident) => incident.id === "leasekv-77"),
-      outDir: join(await testdir(), "results"),
-      cacheDir,
-      env: { TEST_MODEL_KEY: KEY },
-    });
+    const { result } = await runLeasekv(config);
     // The agent's first prompt (its probe of the sandbox) may alone use more than 1000 tokens:
     // the gateway refuses it before forwarding.
     expect(result.attempts[0]?.status).toBe("limit-exceeded");
@@ -208,14 +207,7 @@ describe("the command agent's limits", () => {
       environment: { sandbox: { readOnlyBinds: [{ source: agentsDir, target: "/opt/agent" }] } },
       run: { attempts: 1 },
     });
-    const result = await runBenchmark({
-      config,
-      dataset,
-      incidents: dataset.incidents.filter((incident) => incident.id === "leasekv-77"),
-      outDir: join(await testdir(), "results"),
-      cacheDir,
-      env: { TEST_MODEL_KEY: KEY },
-    });
+    const { result } = await runLeasekv(config);
     const attempt = result.attempts[0];
     expect(attempt?.status).toBe("limit-exceeded");
     expect(attempt?.error?.message).toMatch(/cost limit of \$0.2 leaves no room/);
@@ -257,15 +249,7 @@ describe("the command agent's secrets", () => {
       },
       run: { attempts: 1 },
     });
-    const outDir = join(await testdir(), "results");
-    const result = await runBenchmark({
-      config,
-      dataset,
-      incidents: dataset.incidents.filter((incident) => incident.id === "leasekv-77"),
-      outDir,
-      cacheDir,
-      env: { TEST_MODEL_KEY: KEY },
-    });
+    const { result, outDir } = await runLeasekv(config);
     expect(result.attempts[0]?.status).toBe("succeeded");
     const files = (await readdir(outDir, { recursive: true, withFileTypes: true })).filter(
       (entry) => entry.isFile(),
