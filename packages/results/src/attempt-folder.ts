@@ -3,6 +3,7 @@ import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { writeFileAtomic } from "@distdebug/schema";
 import { attemptDir } from "./layout.js";
+import { redactSecrets } from "./redact.js";
 
 /**
  * A hidden sibling of an attempt folder: `partial` while the attempt is built, `replaced` for
@@ -27,8 +28,11 @@ function isAsideName(name: string): boolean {
 export interface StagedAttemptFolder {
   /** The staging folder (a hidden sibling of the attempt folder). */
   readonly dir: string;
-  /** Writes one file of the attempt into the staging folder, atomically. */
-  write(name: string, data: string | Uint8Array): Promise<void>;
+  /**
+   * Writes one file of the attempt into the staging folder, atomically, with the folder's
+   * secrets redacted; returns what was written (hash that, not the input).
+   */
+  write(name: string, data: string | Uint8Array): Promise<string | Uint8Array>;
   /**
    * Puts the staged folder in place of the attempt folder and returns the attempt folder's
    * path. An earlier folder (an interrupted or redone attempt) is moved aside first and
@@ -39,7 +43,7 @@ export interface StagedAttemptFolder {
 
 /**
  * Starts writing an attempt folder atomically: it is either complete or absent, never half
- * written. Files are written into a hidden staging folder beside it, which `commit` renames
+ * written, and never holds the given secrets. Files are written into a hidden staging folder beside it, which `commit` renames
  * into place. A process killed before `commit` leaves the staging folder behind; the next
  * run removes it with {@link removeAttemptLeftovers}.
  *
@@ -55,6 +59,8 @@ export async function stageAttemptFolder(options: {
   outDir: string;
   incidentId: string;
   attempt: number;
+  /** Values replaced by `[REDACTED]` in every file written (the model's API key). */
+  secrets?: readonly string[];
 }): Promise<StagedAttemptFolder> {
   const { outDir, incidentId, attempt } = options;
   const tag = randomBytes(4).toString("hex");
@@ -62,7 +68,11 @@ export async function stageAttemptFolder(options: {
   await mkdir(staging, { recursive: true });
   return {
     dir: staging,
-    write: (name, data) => writeFileAtomic(join(staging, name), data),
+    async write(name, data) {
+      const written = redactSecrets(data, options.secrets ?? []);
+      await writeFileAtomic(join(staging, name), written);
+      return written;
+    },
     async commit() {
       const finalDir = attemptDir(outDir, incidentId, attempt);
       const replaced = asideDir(outDir, incidentId, attempt, "replaced", tag);

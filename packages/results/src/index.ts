@@ -20,6 +20,7 @@ export {
   type MergeResultsResult,
   mergeResults,
 } from "./merge-results.js";
+export { MIN_SECRET_LENGTH, REDACTED, redactSecrets } from "./redact.js";
 export {
   type AttemptFolder,
   listAttemptFolders,

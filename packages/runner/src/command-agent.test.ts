@@ -1,7 +1,8 @@
-import { readFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Dataset, loadDataset } from "@distdebug/dataset";
-import { parseAttempt, parseRunConfig, parseTrajectory } from "@distdebug/schema";
+import { parseAttempt, parseRunConfig, parseTrajectory, type RunConfig } from "@distdebug/schema";
 import {
   anthropicBody,
   exampleDatasetDir,
@@ -33,6 +34,20 @@ const BLOCKS = JSON.stringify([
   { path: "lease/lessor.go", startLine: 147, endLine: 148 },
   { path: "mvcc/store.go", startLine: 48, endLine: 50 },
 ]);
+
+/** Runs one attempt of leasekv-77 under `config` with the test key; returns its results folder too. */
+async function runLeasekv(config: RunConfig) {
+  const outDir = join(await testdir(), "results");
+  const result = await runBenchmark({
+    config,
+    dataset,
+    incidents: dataset.incidents.filter((incident) => incident.id === "leasekv-77"),
+    outDir,
+    cacheDir,
+    env: { TEST_MODEL_KEY: KEY },
+  });
+  return { result, outDir };
+}
 
 const cases = [
   {
@@ -71,7 +86,8 @@ describe.each(cases)("a command agent in $language", ({ provider, command }) => 
     });
     const config = parseRunConfig({
       name: `command-${provider}`,
-      agent: { type: "command", command, wallTimeLimitSec: 60 },
+      // The probe sends megabytes of the sandbox's files: no cost limit, so the gateway admits it.
+      agent: { type: "command", command, costLimitUsd: 0, wallTimeLimitSec: 60 },
       model: {
         provider,
         name: "fake-model",
@@ -82,15 +98,7 @@ describe.each(cases)("a command agent in $language", ({ provider, command }) => 
       environment: { sandbox: { readOnlyBinds: [{ source: agentsDir, target: "/opt/agent" }] } },
       run: { attempts: 1 },
     });
-    const outDir = join(await testdir(), "results");
-    const result = await runBenchmark({
-      config,
-      dataset,
-      incidents: dataset.incidents.filter((incident) => incident.id === "leasekv-77"),
-      outDir,
-      cacheDir,
-      env: { TEST_MODEL_KEY: KEY },
-    });
+    const { result, outDir } = await runLeasekv(config);
     const record = result.attempts[0];
     expect(record?.error).toBeUndefined();
     expect(record?.status).toBe("succeeded");
@@ -165,17 +173,104 @@ describe("the command agent's limits", () => {
       environment: { sandbox: { readOnlyBinds: [{ source: agentsDir, target: "/opt/agent" }] } },
       run: { attempts: 1 },
     });
-    const result = await runBenchmark({
-      config,
-      dataset,
-      incidents: dataset.incidents.filter((incident) => incident.id === "leasekv-77"),
-      outDir: join(await testdir(), "results"),
-      cacheDir,
-      env: { TEST_MODEL_KEY: KEY },
-    });
+    const { result } = await runLeasekv(config);
+    // The agent's first prompt (its probe of the sandbox) may alone use more than 1000 tokens:
+    // the gateway refuses it before forwarding.
     expect(result.attempts[0]?.status).toBe("limit-exceeded");
     expect(result.attempts[0]?.error?.message).toMatch(/token limit of 1000/);
-    expect(result.attempts[0]?.usage).toMatchObject({ inputTokens: 5000, calls: 1 });
+    expect(result.attempts[0]?.usage).toMatchObject({ inputTokens: 0, calls: 0 });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("forwards only the parallel calls that fit the cost limit and never ends succeeded", async () => {
+    // Each call could cost about $0.13 (50 output tokens at $2000/M, ~30 prompt tokens at
+    // $1000/M) and each reply costs $0.10: with $0.20, one call fits, the other 29 are refused.
+    server = await startFakeModelServer(() => ({
+      body: openAiBody("x", { input: 20, output: 40, cached: 0 }),
+      delayMs: 200,
+    }));
+    const config = parseRunConfig({
+      name: "command-parallel",
+      agent: {
+        type: "command",
+        command: ["/opt/distdebug/node", "/opt/agent/parallel.mjs"],
+        costLimitUsd: 0.2,
+        wallTimeLimitSec: 60,
+      },
+      model: {
+        provider: "openai",
+        name: "fake-model",
+        baseUrl: `${server.url}/v1`,
+        apiKeyEnv: "TEST_MODEL_KEY",
+        prices: { inputPerMillion: 1000, outputPerMillion: 2000 },
+      },
+      environment: { sandbox: { readOnlyBinds: [{ source: agentsDir, target: "/opt/agent" }] } },
+      run: { attempts: 1 },
+    });
+    const { result } = await runLeasekv(config);
+    const attempt = result.attempts[0];
+    expect(attempt?.status).toBe("limit-exceeded");
+    expect(attempt?.error?.message).toMatch(/cost limit of \$0.2 leaves no room/);
     expect(server.requests).toHaveLength(1);
+    expect(attempt?.usage.calls).toBe(1);
+    expect(attempt?.usage.costUsd).toBeLessThanOrEqual(0.2);
+  });
+});
+
+describe("the command agent's secrets", () => {
+  it("keeps the key out of every file of the results folder, even when the agent gets hold of it", async () => {
+    // A provider (or a proxy) that echoes the key it was sent: the agent receives the real key.
+    server = await startFakeModelServer((request) => ({
+      body: openAiBody(`your key: ${String(request.headers.authorization)}`, {
+        input: 10,
+        output: 10,
+        cached: 0,
+      }),
+    }));
+    const config = parseRunConfig({
+      name: "command-leak",
+      agent: {
+        type: "command",
+        // ${VAR} in a command argument and in the sandbox's env stays literal text.
+        command: ["/opt/distdebug/node", "/opt/agent/leak.mjs", "${TEST_MODEL_KEY}"],
+        wallTimeLimitSec: 60,
+      },
+      model: {
+        provider: "openai",
+        name: "fake-model",
+        baseUrl: `${server.url}/v1`,
+        apiKeyEnv: "TEST_MODEL_KEY",
+      },
+      environment: {
+        sandbox: {
+          readOnlyBinds: [{ source: agentsDir, target: "/opt/agent" }],
+          env: { LEAK: "${TEST_MODEL_KEY}" },
+        },
+      },
+      run: { attempts: 1 },
+    });
+    const { result, outDir } = await runLeasekv(config);
+    expect(result.attempts[0]?.status).toBe("succeeded");
+    const files = (await readdir(outDir, { recursive: true, withFileTypes: true })).filter(
+      (entry) => entry.isFile(),
+    );
+    expect(files.length).toBeGreaterThan(3);
+    for (const file of files)
+      expect(await readFile(join(file.parentPath, file.name), "utf8"), file.name).not.toContain(
+        KEY,
+      );
+    const trajectory = await readFile(
+      join(outDir, "leasekv-77", "attempt-1", "trajectory.json"),
+      "utf8",
+    );
+    expect(trajectory).toContain("your key: Bearer [REDACTED]");
+    expect(trajectory).toContain("ARGV ${TEST_MODEL_KEY}");
+    // attempt.json's hashes are those of the redacted files.
+    const attempt = parseAttempt(
+      await readFile(join(outDir, "leasekv-77", "attempt-1", "attempt.json"), "utf8"),
+    );
+    expect(attempt.outputs?.["trajectory.json"]).toBe(
+      createHash("sha256").update(trajectory).digest("hex"),
+    );
   });
 });

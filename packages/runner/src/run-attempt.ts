@@ -46,6 +46,8 @@ export interface RunAttemptOptions {
   inputHash: string;
   /** Where per-attempt working folders go. */
   tempDir: string;
+  /** Values redacted from every file of the attempt (the model's API key). */
+  secrets?: readonly string[];
   signal?: AbortSignal;
   onEvent?: RunEventListener;
 }
@@ -107,7 +109,12 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
       ? { network: options.agent.network(options.config) }
       : {}),
   });
-  const folder = await stageAttemptFolder({ outDir: options.outDir, incidentId, attempt });
+  const folder = await stageAttemptFolder({
+    outDir: options.outDir,
+    incidentId,
+    attempt,
+    secrets: options.secrets ?? [],
+  });
   const work = await mkdtemp(join(options.tempDir, workDirPrefix(incidentId, attempt)));
   emit({ type: "attempt-start", incidentId, attempt });
 
@@ -127,8 +134,7 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
   let backend = policy.backend;
   const outputs: Record<string, string> = {};
   const writeOutput = async (name: string, data: string | Uint8Array) => {
-    await folder.write(name, data);
-    outputs[name] = sha256Hex(data);
+    outputs[name] = sha256Hex(await folder.write(name, data));
   };
 
   try {

@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { type Agent, agentFor } from "@distdebug/agents";
+import { type Agent, agentFor, apiKeyEnvName } from "@distdebug/agents";
 import type { Dataset, DatasetIncident } from "@distdebug/dataset";
 import {
   attemptDir,
@@ -276,6 +276,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
           agent,
           inputHash: job.inputHash,
           tempDir,
+          secrets: attemptSecrets(config, options.env ?? process.env),
           signal,
           onEvent: emit,
         });
@@ -318,4 +319,10 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
   } finally {
     await lock.release();
   }
+}
+
+/** The values no file of an attempt may hold: the model's API key, as read from `env`. */
+function attemptSecrets(config: RunConfig, env: Record<string, string | undefined>): string[] {
+  const key = config.model ? env[apiKeyEnvName(config.model)] : undefined;
+  return key ? [key] : [];
 }

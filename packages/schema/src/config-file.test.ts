@@ -39,25 +39,41 @@ describe("loadConfig", () => {
     expect(single.name).toBe("mini-swe-agent-gpt-5.4");
   });
 
-  it("keeps ${VAR} references and resolves them only in memory", async () => {
+  it("resolves ${VAR} only in model.baseUrl, in memory; command arguments, templates and parameters stay literal", async () => {
     const dir = await testdir({
-      "c.yaml": "agent: { type: command, command: ['python3', '${AGENT_SCRIPT}'] }\n",
+      "c.yaml": [
+        "agent:",
+        "  type: command",
+        "  command: ['python3', '/opt/agent.py', '--key', '${OPENAI_API_KEY}']",
+        "  instanceTemplate: 'the key is ${OPENAI_API_KEY}'",
+        "model:",
+        "  provider: openai",
+        "  name: m",
+        "  baseUrl: ${BASE:-http://localhost}",
+        "  parameters: { extra_headers: { X-Key: '${OPENAI_API_KEY}' } }",
+        "environment: { sandbox: { env: { LEAK: '${OPENAI_API_KEY}' } } }",
+      ].join("\n"),
     });
     const config = await loadConfig({ files: [`${dir}/c.yaml`] });
-    expect(config.agent.command).toEqual(["python3", "${AGENT_SCRIPT}"]);
-    const resolved = resolveConfigEnv(config, { AGENT_SCRIPT: "/task/agent.py" });
-    expect(resolved.agent.command).toEqual(["python3", "/task/agent.py"]);
-    expect(config.agent.command).toEqual(["python3", "${AGENT_SCRIPT}"]);
-    expect(resolveConfigEnv({ url: "${X:-http://localhost}" }, {})).toEqual({
-      url: "http://localhost",
-    });
+    const env = { OPENAI_API_KEY: "sk-secret", BASE: "https://proxy.example/v1" };
+    const resolved = resolveConfigEnv(config, env);
+    expect(resolved.model?.baseUrl).toBe("https://proxy.example/v1");
+    expect(resolveConfigEnv(config, {}).model?.baseUrl).toBe("http://localhost");
+    expect(JSON.stringify(resolved)).not.toContain("sk-secret");
+    expect(resolved.agent.command).toEqual([
+      "python3",
+      "/opt/agent.py",
+      "--key",
+      "${OPENAI_API_KEY}",
+    ]);
+    expect(config.model?.baseUrl).toBe("${BASE:-http://localhost}");
     try {
-      resolveConfigEnv(config, {});
+      resolveConfigEnv({ model: { baseUrl: "${NOPE}" } }, {});
       expect.unreachable();
     } catch (error) {
       expect(DistDebugError.isInstance(error) && error.code).toBe("MISSING_ENV");
       expect((error as Error).message).toBe(
-        "environment variable AGENT_SCRIPT is not set (needed by the config at $.agent.command[1])",
+        "environment variable NOPE is not set (needed by the config at $.model.baseUrl)",
       );
     }
   });

@@ -138,34 +138,43 @@ export async function loadConfig(options: LoadConfigOptions): Promise<RunConfig>
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /**
+ * The only config fields where `${VAR}` references are resolved from the environment: the
+ * provider's base URL. (`model.apiKeyEnv` names the key's variable, which only the gateway or
+ * the mini agent reads.) Everywhere else, in command arguments, templates, sandbox env and
+ * model parameters, `${VAR}` stays literal text, so a config cannot copy a secret into the
+ * sandbox, a prompt or a file.
+ */
+export const CONFIG_ENV_FIELDS: readonly (readonly string[])[] = [["model", "baseUrl"]];
+
+function resolveRefs(text: string, env: Record<string, string | undefined>, path: string): string {
+  return text.replace(ENV_REF, (_match, name: string, fallback: string | undefined) => {
+    const found = env[name];
+    if (found !== undefined && found !== "") return found;
+    if (fallback !== undefined) return fallback;
+    throw new DistDebugError({
+      code: "MISSING_ENV",
+      message: `environment variable ${name} is not set (needed by the config at ${path})`,
+      data: { variable: name, path },
+    });
+  });
+}
+
+/**
  * Returns a copy of `value` with `${VAR}` (and `${VAR:-default}`) references replaced from
- * `env`. Throws `MISSING_ENV` naming the first variable that is not set. Use the result in
- * memory only: never write it to disk.
+ * `env` in the fields of {@link CONFIG_ENV_FIELDS} only. Throws `MISSING_ENV` naming the first
+ * variable that is not set. Use the result in memory only: never write it to disk.
  */
 export function resolveConfigEnv<T>(
   value: T,
   env: Record<string, string | undefined> = process.env,
 ): T {
-  const visit = (node: unknown, path: string): unknown => {
-    if (typeof node === "string") {
-      return node.replace(ENV_REF, (_match, name: string, fallback: string | undefined) => {
-        const found = env[name];
-        if (found !== undefined && found !== "") return found;
-        if (fallback !== undefined) return fallback;
-        throw new DistDebugError({
-          code: "MISSING_ENV",
-          message: `environment variable ${name} is not set (needed by the config at ${path})`,
-          data: { variable: name, path },
-        });
-      });
-    }
-    if (Array.isArray(node)) return node.map((item, index) => visit(item, `${path}[${index}]`));
-    if (isPlain(node)) {
-      const out: Plain = {};
-      for (const [key, item] of Object.entries(node)) out[key] = visit(item, `${path}.${key}`);
-      return out;
-    }
-    return node;
-  };
-  return visit(value, "$") as T;
+  if (!isPlain(value)) return value;
+  const out: Plain = { ...value };
+  for (const [section, field] of CONFIG_ENV_FIELDS) {
+    if (section === undefined || field === undefined) continue;
+    const parent = out[section];
+    if (!isPlain(parent) || typeof parent[field] !== "string") continue;
+    out[section] = { ...parent, [field]: resolveRefs(parent[field], env, `$.${section}.${field}`) };
+  }
+  return out as T;
 }

@@ -123,12 +123,15 @@ export function createCommandAgent(options: CommandAgentOptions = {}): Agent {
         budget: {
           costLimitUsd: context.config.agent.costLimitUsd,
           tokenLimit: context.config.agent.tokenLimit,
+          callLimit: context.config.agent.stepLimit,
         },
       });
       const gateway = await startGateway({
         model,
         apiKey: options.apiKey,
         meter,
+        // As root, the sandbox runs commands (or bwrap itself) as the policy's user: only it may connect.
+        ...(process.getuid?.() === 0 ? { owner: context.config.environment.sandbox.user } : {}),
         ...(options.retryInitialDelayMs === undefined
           ? {}
           : { retryInitialDelayMs: options.retryInitialDelayMs }),

@@ -144,10 +144,9 @@ describe("the model gateway", () => {
     const config = model("openai", upstream.url);
     const meter = new UsageMeter({ prices: config.prices, budget: { costLimitUsd: 0.4 } });
     gateway = await startGateway({ model: config, apiKey: "k", meter });
-    expect((await post(gateway.socketPath, "/v1/chat/completions", { messages: [] })).status).toBe(
-      200,
-    );
-    const refused = await post(gateway.socketPath, "/v1/chat/completions", { messages: [] });
+    const call = { messages: [], max_tokens: 100 };
+    expect((await post(gateway.socketPath, "/v1/chat/completions", call)).status).toBe(200);
+    const refused = await post(gateway.socketPath, "/v1/chat/completions", call);
     expect(refused.status).toBe(402);
     expect((refused.body.error as { type: string }).type).toBe("budget_exceeded");
     expect(gateway.limitHit).toMatch(/cost limit of \$0.4/);
@@ -171,5 +170,231 @@ describe("the model gateway", () => {
     expect(result.stdout.trim()).toBe("through the forwarder");
     expect((result as { code?: number }).code).toBe(3);
     expect(meter.usage.inputTokens).toBe(7);
+  });
+});
+
+describe("the gateway's request allowlist", () => {
+  const chat = { messages: [{ role: "user", content: "q" }] };
+  const input = { input: "q" };
+  const anthropic = { max_tokens: 10, messages: [{ role: "user", content: "q" }] };
+  const cases: [string, "openai" | "anthropic", string, Record<string, unknown>, RegExp][] = [
+    [
+      "web search (responses)",
+      "openai",
+      "/v1/responses",
+      { ...input, tools: [{ type: "web_search" }] },
+      /"web_search" runs at the provider/,
+    ],
+    [
+      "file search (responses)",
+      "openai",
+      "/v1/responses",
+      { ...input, tools: [{ type: "file_search", vector_store_ids: ["vs_1"] }] },
+      /"file_search"/,
+    ],
+    [
+      "code interpreter (responses)",
+      "openai",
+      "/v1/responses",
+      { ...input, tools: [{ type: "code_interpreter", container: { type: "auto" } }] },
+      /"code_interpreter"/,
+    ],
+    [
+      "computer use (responses)",
+      "openai",
+      "/v1/responses",
+      { ...input, tools: [{ type: "computer_use_preview" }] },
+      /"computer_use_preview"/,
+    ],
+    [
+      "an MCP server tool (responses)",
+      "openai",
+      "/v1/responses",
+      { ...input, tools: [{ type: "mcp", server_url: "https://evil.example" }] },
+      /"mcp"/,
+    ],
+    [
+      "web search options (chat)",
+      "openai",
+      "/v1/chat/completions",
+      { ...chat, web_search_options: {} },
+      /"web_search_options" is not forwarded/,
+    ],
+    ["n > 1 (chat)", "openai", "/v1/chat/completions", { ...chat, n: 64 }, /n: 64 is refused/],
+    [
+      "stream (chat)",
+      "openai",
+      "/v1/chat/completions",
+      { ...chat, stream: true },
+      /stream: true is refused/,
+    ],
+    [
+      "store (chat)",
+      "openai",
+      "/v1/chat/completions",
+      { ...chat, store: true },
+      /store: true is refused/,
+    ],
+    [
+      "background (responses)",
+      "openai",
+      "/v1/responses",
+      { ...input, background: true },
+      /background: true is refused/,
+    ],
+    [
+      "stored responses (responses)",
+      "openai",
+      "/v1/responses",
+      { ...input, previous_response_id: "resp_1" },
+      /"previous_response_id" is not forwarded/,
+    ],
+    [
+      "MCP servers (anthropic)",
+      "anthropic",
+      "/v1/messages",
+      { ...anthropic, mcp_servers: [{ type: "url", url: "https://evil.example" }] },
+      /"mcp_servers" is not forwarded/,
+    ],
+    [
+      "web search (anthropic)",
+      "anthropic",
+      "/v1/messages",
+      { ...anthropic, tools: [{ type: "web_search_20250305", name: "web_search" }] },
+      /"web_search_20250305" runs at the provider/,
+    ],
+    [
+      "code execution (anthropic)",
+      "anthropic",
+      "/v1/messages",
+      { ...anthropic, tools: [{ type: "code_execution_20250522", name: "code_execution" }] },
+      /runs at the provider/,
+    ],
+    [
+      "stream (anthropic)",
+      "anthropic",
+      "/v1/messages",
+      { ...anthropic, stream: true },
+      /stream: true is refused/,
+    ],
+  ];
+  it.each(cases)(
+    "refuses %s with a clear 400 and forwards nothing",
+    async (_name, provider, path, body, message) => {
+      upstream = await startFakeModelServer([
+        { body: openAiBody("x", { input: 1, output: 1, cached: 0 }) },
+      ]);
+      gateway = await startGateway({
+        model: model(provider, upstream.url),
+        apiKey: "k",
+        meter: new UsageMeter(),
+      });
+      const reply = await post(gateway.socketPath, path, body);
+      expect(reply.status).toBe(400);
+      expect((reply.body.error as { type: string; message: string }).message).toMatch(message);
+      expect(upstream.requests).toHaveLength(0);
+      expect(gateway.limitHit).toBeUndefined();
+    },
+  );
+
+  it("forwards plain function tools and model parameters, and caps the output when the request names no cap", async () => {
+    upstream = await startFakeModelServer(() => ({
+      body: openAiBody("ok", { input: 1, output: 1, cached: 0 }),
+    }));
+    gateway = await startGateway({
+      model: model("openai", upstream.url),
+      apiKey: "k",
+      meter: new UsageMeter(),
+    });
+    const tool = { type: "function", function: { name: "bash", parameters: { type: "object" } } };
+    const body = {
+      ...chat,
+      temperature: 0.2,
+      top_p: 0.9,
+      stop: ["x"],
+      reasoning_effort: "low",
+      tools: [tool],
+      n: 1,
+      stream: false,
+    };
+    expect((await post(gateway.socketPath, "/v1/chat/completions", body)).status).toBe(200);
+    expect(upstream.requests[0]?.body).toEqual({
+      ...body,
+      model: "real-model",
+      max_completion_tokens: 8192,
+    });
+    const responses = {
+      ...input,
+      max_output_tokens: 30,
+      reasoning: { effort: "high" },
+      tools: [{ type: "function", name: "bash", parameters: {} }],
+    };
+    expect((await post(gateway.socketPath, "/v1/responses", responses)).status).toBe(200);
+    expect(upstream.requests[1]?.body).toEqual({ ...responses, model: "real-model" });
+  });
+});
+
+describe("the gateway's admission control", () => {
+  it("forwards only the parallel calls whose worst case fits the budget and sets limitHit", async () => {
+    // Each call could cost about $0.13 (max 50 output tokens at $2000/M, ~30 prompt tokens at
+    // $1000/M); each reply costs $0.10. With a $0.20 limit only one call may be in flight.
+    upstream = await startFakeModelServer(() => ({
+      body: openAiBody("x", { input: 20, output: 40, cached: 0 }),
+      delayMs: 200,
+    }));
+    const config = model("openai", upstream.url);
+    const meter = new UsageMeter({ prices: config.prices, budget: { costLimitUsd: 0.2 } });
+    gateway = await startGateway({ model: config, apiKey: "k", meter });
+    const script = `const calls = Array.from({ length: 30 }, () => fetch(process.env.OPENAI_BASE_URL + "/chat/completions", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ messages: [{ role: "user", content: "q" }], max_tokens: 50 }) }).then((r) => r.status)); console.log(JSON.stringify(await Promise.all(calls)));`;
+    const result = await run(
+      process.execPath,
+      [forwarderProgramFile, process.execPath, "--input-type=module", "-e", script],
+      { env: { DISTDEBUG_GATEWAY_SOCKET: gateway.socketPath, PATH: process.env.PATH ?? "" } },
+    );
+    const statuses = JSON.parse(result.stdout) as number[];
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 402)).toHaveLength(29);
+    expect(upstream.requests).toHaveLength(1);
+    expect(meter.usage.costUsd).toBeLessThanOrEqual(0.2);
+    expect(gateway.limitHit).toMatch(/cost limit of \$0.2 leaves no room/);
+  });
+
+  it("counts calls in flight against the call and token limits", async () => {
+    const meter = new UsageMeter({ budget: { callLimit: 2, tokenLimit: 1000 } });
+    const worst = { inputTokens: 100, outputTokens: 300, cachedTokens: 0 };
+    const first = meter.admit(worst);
+    const second = meter.admit(worst);
+    expect(typeof first).toBe("object");
+    expect(typeof second).toBe("object");
+    expect(meter.admit(worst)).toMatch(/call limit of 2/);
+    if (typeof first === "object") first.release();
+    expect(meter.admit({ ...worst, outputTokens: 600 })).toMatch(
+      /token limit of 1000 leaves no room/,
+    );
+  });
+});
+
+describe.runIf(process.getuid?.() === 0)("the gateway's socket", () => {
+  /** Connects to the socket as `uid` and prints the HTTP status or the error code. */
+  const connectAs = async (uid: number, socketPath: string) => {
+    const script = `const s = require("node:net").connect(process.argv[1]); s.on("connect", () => s.write("POST /v1/chat/completions HTTP/1.1\\r\\nhost: x\\r\\ncontent-length: 2\\r\\nconnection: close\\r\\n\\r\\n{}")); s.on("data", (d) => { console.log(String(d).split(" ")[1]); s.destroy(); }); s.on("error", (e) => console.log(e.code));`;
+    const args = [`--reuid=${uid}`, `--regid=${uid}`, "--clear-groups"];
+    const result = await run("setpriv", [...args, process.execPath, "-e", script, socketPath]);
+    return result.stdout.trim();
+  };
+
+  it("is usable only by the sandbox's user: another local uid gets EACCES", async () => {
+    upstream = await startFakeModelServer(() => ({
+      body: openAiBody("x", { input: 1, output: 1, cached: 0 }),
+    }));
+    gateway = await startGateway({
+      model: model("openai", upstream.url),
+      apiKey: "k",
+      meter: new UsageMeter(),
+      owner: { uid: 65534, gid: 65534 },
+    });
+    expect(await connectAs(65533, gateway.socketPath)).toBe("EACCES");
+    expect(await connectAs(65534, gateway.socketPath)).toBe("200");
+    expect(upstream.requests).toHaveLength(1);
   });
 });

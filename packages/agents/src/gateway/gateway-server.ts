@@ -1,6 +1,5 @@
-import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   type CallTokens,
@@ -10,7 +9,9 @@ import {
   usageFromWire,
 } from "@distdebug/schema";
 import { isRetryableStatus, retryAfterMs, withRetries } from "../model/retry.js";
-import type { MeteredCall, UsageMeter } from "../model/usage-meter.js";
+import type { Admission, MeteredCall, UsageMeter } from "../model/usage-meter.js";
+import { createPrivateSocketDir, restrictSocket, type SocketOwner } from "./private-socket.js";
+import { capOutput, defaultOutputCap, requestRefusal, worstCaseTokens } from "./request-policy.js";
 
 /** The provider's API when `model.baseUrl` is not set. */
 export const DEFAULT_BASE_URLS = {
@@ -35,8 +36,13 @@ export interface StartGatewayOptions {
   apiKey: string;
   /** Meters every call and holds the cost and token budget. */
   meter: UsageMeter;
-  /** Folder for the socket. Default: a new short-named folder in the OS temp dir. */
+  /** Folder for the socket. Default: a new short-named folder (mode 0700) in the OS temp dir. */
   dir?: string;
+  /**
+   * The only user that may connect (besides root): the uid:gid the sandbox runs commands as
+   * when the host runs as root. Default: the caller's own uid (socket mode 0600).
+   */
+  owner?: SocketOwner;
   /** Delay before the first retry of an upstream 429/5xx. Default 1000 ms. */
   retryInitialDelayMs?: number;
   /** Called after each metered call. */
@@ -111,10 +117,13 @@ function jsonObjectBody(raw: Buffer | undefined): Record<string, unknown> | unde
  * Starts the model gateway: an HTTP server on a Unix socket that the sandbox sees at
  * `/run/distdebug/gateway.sock`, reached from inside through the forwarder's loopback URL.
  * It accepts the config's protocol only (OpenAI `POST /v1/chat/completions` and
- * `/v1/responses`, or Anthropic `POST /v1/messages`), non-streaming, sets `model` to the
- * config's model, adds the real key, forwards to `model.baseUrl` with the config's timeout and
- * retries (429, 5xx), meters the usage of every reply into `meter`, and refuses further calls
- * with HTTP 402 `budget_exceeded` once the meter's budget is used up.
+ * `/v1/responses`, or Anthropic `POST /v1/messages`), refuses with HTTP 400 any field outside
+ * the route's allowlist, provider-side tools, `n > 1`, `stream`, `store` and `background`
+ * (see `request-policy.ts`), caps the output when the request names no cap, admits a call
+ * only if the worst case of all calls in flight fits the meter's budget (else HTTP 402
+ * `budget_exceeded`, and `limitHit` is set), sets `model` to the config's model, adds the real
+ * key, forwards to `model.baseUrl` with the config's timeout and retries (429, 5xx) and meters
+ * the usage of every reply into `meter`.
  *
  * @example
  * ```ts
@@ -129,7 +138,7 @@ function jsonObjectBody(raw: Buffer | undefined): Record<string, unknown> | unde
 export async function startGateway(options: StartGatewayOptions): Promise<ModelGateway> {
   const { model, meter } = options;
   const ownDir = options.dir === undefined;
-  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), "ddgw-")));
+  const dir = options.dir ?? (await createPrivateSocketDir());
   const socketPath = join(dir, "gateway.sock");
   const upstreamBase = (model.baseUrl ?? DEFAULT_BASE_URLS[model.provider]).replace(/\/+$/, "");
   const closing = new AbortController();
@@ -163,22 +172,50 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
       );
       return;
     }
-    if (body.stream === true) {
-      refuse(
-        res,
-        400,
-        "invalid_request_error",
-        "streaming is not supported through the DistDebug gateway (it meters whole replies): send stream: false",
-      );
-      return;
+    const admission = admitRequest(path, body, req.headers["anthropic-beta"], res);
+    if (admission === undefined) return;
+    try {
+      await forward(path, body, req, res);
+    } finally {
+      admission.release();
     }
-    const over = meter.exceeded();
-    if (over !== undefined) {
-      limitHit ??= over;
-      refuse(res, 402, "budget_exceeded", `the attempt's model budget is used up: ${over}`);
-      return;
+  };
+
+  /** Checks the body against the allowlist and the budget: admits it, or refuses and returns undefined. */
+  const admitRequest = (
+    path: string,
+    body: Record<string, unknown>,
+    beta: unknown,
+    res: ServerResponse,
+  ): Admission | undefined => {
+    const policy =
+      beta === undefined
+        ? requestRefusal(path, body)
+        : "the anthropic-beta header is not forwarded by the DistDebug gateway (beta features may run tools at the provider or change prices)";
+    if (policy !== undefined) {
+      refuse(res, 400, "invalid_request_error", policy);
+      return undefined;
     }
+    const outputCap = capOutput(path, body, defaultOutputCap(model));
     body.model = model.name;
+    const admission = meter.admit(worstCaseTokens(body, outputCap));
+    if (typeof admission !== "string") return admission;
+    limitHit ??= admission;
+    refuse(
+      res,
+      402,
+      "budget_exceeded",
+      `the attempt's model budget has no room for this call: ${admission}`,
+    );
+    return undefined;
+  };
+
+  const forward = async (
+    path: string,
+    body: Record<string, unknown>,
+    req: IncomingMessage,
+    res: ServerResponse,
+  ) => {
     const headers: Record<string, string> = {
       "content-type": "application/json",
       accept: "application/json",
@@ -186,8 +223,6 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
     if (model.provider === "anthropic") {
       headers["x-api-key"] = options.apiKey;
       headers["anthropic-version"] = String(req.headers["anthropic-version"] ?? "2023-06-01");
-      const beta = req.headers["anthropic-beta"];
-      if (typeof beta === "string") headers["anthropic-beta"] = beta;
     } else {
       headers.authorization = `Bearer ${options.apiKey}`;
     }
@@ -287,10 +322,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
       server.once("error", reject);
       server.listen(socketPath, () => resolve());
     });
-    // The sandbox user (uid 65534 when the host runs as root) must be able to connect, and
-    // bwrap may run as that user (user-namespace mode as root): traverse-only folder, open socket.
-    if (ownDir) await chmod(dir, 0o711);
-    await chmod(socketPath, 0o666);
+    // Only the sandbox's user connects; bwrap may run as that user (user-namespace mode as
+    // root), so it owns the private folder too.
+    await restrictSocket(socketPath, ownDir ? dir : undefined, options.owner);
   } catch (error) {
     if (ownDir) await rm(dir, { recursive: true, force: true });
     throw new DistDebugError({

@@ -23,6 +23,14 @@ export interface UsageBudget {
   costLimitUsd?: number;
   /** Most input plus output tokens. Default 0. */
   tokenLimit?: number;
+  /** Most calls. Default 0. */
+  callLimit?: number;
+}
+
+/** A call admitted by {@link UsageMeter.admit}: its worst case counts until released. */
+export interface Admission {
+  /** Frees the call's reservation (call once, after recording the call). */
+  release(): void;
 }
 
 /**
@@ -41,6 +49,7 @@ export class UsageMeter {
   #usage: Usage = emptyUsage();
   readonly #prices: ModelPrices | undefined;
   readonly #budget: UsageBudget;
+  readonly #inFlight = new Set<CallTokens>();
 
   constructor(options: { prices?: ModelPrices | undefined; budget?: UsageBudget } = {}) {
     this.#prices = options.prices;
@@ -71,10 +80,38 @@ export class UsageMeter {
     return step;
   }
 
+  /**
+   * Admits a call only if the worst case of every call in flight plus this one (tokens, and
+   * their cost at the meter's prices) fits what is left of the budget, counting the calls
+   * too. Returns the admission to release once the call is recorded, or why it was refused.
+   */
+  admit(worstCase: CallTokens): Admission | string {
+    const over = this.exceeded();
+    if (over !== undefined) return over;
+    const { costLimitUsd = 0, tokenLimit = 0, callLimit = 0 } = this.#budget;
+    const pending = [...this.#inFlight, worstCase];
+    const usage = this.#usage;
+    if (callLimit > 0 && usage.calls + pending.length > callLimit)
+      return `the call limit of ${callLimit} leaves no room (${usage.calls} made, ${this.#inFlight.size} in flight)`;
+    const tokens = pending.reduce((sum, call) => sum + call.inputTokens + call.outputTokens, 0);
+    const used = usage.inputTokens + usage.outputTokens;
+    if (tokenLimit > 0 && used + tokens > tokenLimit)
+      return `the token limit of ${tokenLimit} leaves no room: ${used} used, and the calls in flight with this one may use ${tokens} more`;
+    const cost = pending.reduce((sum, call) => sum + (costOf(call, this.#prices) ?? 0), 0);
+    const spent = usage.costUsd ?? 0;
+    if (costLimitUsd > 0 && this.#prices && spent + cost > costLimitUsd)
+      return `the cost limit of $${costLimitUsd} leaves no room: $${spent.toFixed(4)} spent, and the calls in flight with this one may cost $${cost.toFixed(4)} more`;
+    const reservation = { ...worstCase };
+    this.#inFlight.add(reservation);
+    return { release: () => this.#inFlight.delete(reservation) };
+  }
+
   /** Why no further call may be made (the budget is used up), or undefined. */
   exceeded(): string | undefined {
-    const { costLimitUsd = 0, tokenLimit = 0 } = this.#budget;
+    const { costLimitUsd = 0, tokenLimit = 0, callLimit = 0 } = this.#budget;
     const usage = this.#usage;
+    if (callLimit > 0 && usage.calls >= callLimit)
+      return `the call limit of ${callLimit} is reached`;
     if (costLimitUsd > 0 && usage.costUsd !== null && usage.costUsd >= costLimitUsd)
       return `the cost limit of $${costLimitUsd} is reached ($${usage.costUsd.toFixed(4)} spent)`;
     const tokens = usage.inputTokens + usage.outputTokens;
