@@ -6,9 +6,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadGold } from "./gold.js";
 import { readTree } from "./internal/files.js";
-import { lineChanges } from "./testing/line-diff.js";
 import { replayHistory } from "./internal/replay.js";
 import { loadDataset } from "./load-dataset.js";
+import { lineChanges } from "./testing/line-diff.js";
 
 const examples = exampleDatasetDir();
 

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { GitEngine } from "./engine.js";
-import { git } from "./testing/fixture-repo.js";
 import { prepareWorkspace } from "./prepare-workspace.js";
+import { git } from "./testing/fixture-repo.js";
 
 // Blobs as they sit in the repository (the first commit has no attributes, so nothing is
 // normalized on the way in), then .gitattributes files that make a checkout convert some.

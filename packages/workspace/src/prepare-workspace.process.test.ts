@@ -5,9 +5,9 @@ import { fileURLToPath } from "node:url";
 import { testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { WorkspaceEvent } from "./events.js";
-import { snapshotTree } from "./testing/tree-snapshot.js";
 import { prepareWorkspace } from "./prepare-workspace.js";
 import { git, type SourceFixture, sourceFixture } from "./testing/fixture-repo.js";
+import { snapshotTree } from "./testing/tree-snapshot.js";
 
 // Real child processes run prepareWorkspace from source (tsx), so they can be SIGKILLed.
 const here = dirname(fileURLToPath(import.meta.url));

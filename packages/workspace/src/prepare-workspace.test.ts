@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { WorkspaceEvent } from "./events.js";
-import { snapshotTree } from "./testing/tree-snapshot.js";
 import { prepareWorkspace } from "./prepare-workspace.js";
 import { git, type SourceFixture, sourceFixture } from "./testing/fixture-repo.js";
+import { snapshotTree } from "./testing/tree-snapshot.js";
 
 let source: SourceFixture;
 beforeAll(async () => {

@@ -1,13 +1,15 @@
 import { resolve } from "node:path";
+import { loadDataset } from "@distdebug/dataset";
 import { formatLeaderboard } from "@distdebug/report";
 import { scoreResults } from "@distdebug/runner";
 import { serialize } from "@distdebug/schema";
+import { checkResultsFolder } from "@distdebug/submission";
 import { defineCommand, optionalString, parsePositiveInt, UsageError } from "../command.js";
 
 export default defineCommand({
-  usage: "score <results dir> [--attempts N] [--seed N]",
+  usage: "score <results dir> [--attempts N] [--seed N] [--dataset dir]",
   description:
-    "Rescores every attempt of a results folder from its files against the gold on the pristine buggy tree, rewrites diagnosis_scores.json where it differs, writes summary.json and prints the leaderboard row (block coverage with 95% CI, block precision, file coverage, localization gap, tokens/run, cost/run, failed attempts). Pure: the same inputs give the same bytes.",
+    "Rescores every attempt of a results folder from its files against the gold on the pristine buggy tree, rewrites diagnosis_scores.json where it differs, writes summary.json and prints the leaderboard row (block coverage with 95% CI, block precision, file coverage, localization gap, tokens/run, cost/run, failed attempts). Pure: the same inputs give the same bytes. With --dataset, first refuses (exit 1, one line per problem) a folder that lacks an incident of the dataset, has other than run.attempts attempts per incident, or whose diagnoses or trajectories differ from the sha256 in attempt.json.",
   options: {
     attempts: {
       type: "string",
@@ -15,6 +17,11 @@ export default defineCommand({
     },
     seed: { type: "string", description: "bootstrap seed (default 0)" },
     "cache-dir": { type: "string", description: "repository and workspace cache" },
+    dataset: {
+      type: "string",
+      description:
+        "the benchmark dataset: rescore with its gold and refuse an incomplete or changed folder",
+    },
   },
   async run(args, io) {
     const dir = args.positionals[0];
@@ -22,8 +29,20 @@ export default defineCommand({
     const attempts = optionalString(args, "attempts");
     const seed = optionalString(args, "seed");
     const cacheDir = optionalString(args, "cache-dir");
+    const datasetDir = optionalString(args, "dataset");
+    const outDir = resolve(io.cwd, dir);
+    const dataset = datasetDir ? await loadDataset(resolve(io.cwd, datasetDir)) : undefined;
+    if (dataset) {
+      const problems = await checkResultsFolder(outDir, dataset);
+      for (const problem of problems) io.stderr(`refused  ${problem}\n`);
+      if (problems.length > 0) {
+        io.stderr(`not scored: ${problems.length} problem${problems.length === 1 ? "" : "s"}\n`);
+        return 1;
+      }
+    }
     const result = await scoreResults({
-      outDir: resolve(io.cwd, dir),
+      outDir,
+      ...(dataset ? { dataset } : {}),
       ...(attempts === undefined ? {} : { attempts: parsePositiveInt(attempts, "attempts", 1) }),
       ...(seed === undefined ? {} : { seed: Number.parseInt(seed, 10) }),
       ...(cacheDir === undefined ? {} : { cacheDir: resolve(io.cwd, cacheDir) }),
