@@ -171,3 +171,47 @@ describe("verify --dataset and score --dataset refuse incomplete or rewritten su
       expect(result.out).not.toMatch(/EEXIST|ENOTDIR| {4}at /);
     });
 });
+
+describe("package refuses an incomplete or inconsistent results folder", () => {
+  const pack = async (dir: string) =>
+    cli(["package", dir, "--out", join(await testdir(), "out.tar.gz")]);
+
+  it("names an incident of the run's dataset that the folder lacks", async () => {
+    const dir = join(await testdir(), "baseline");
+    await cp(fixture.resultsDir, dir, { recursive: true });
+    await dropIncident(dir);
+    const result = await pack(dir);
+    expect(result.code).toBe(1);
+    expect(result.out).toContain(`${dir}/zklite-188/attempt-1/attempt.json: missing`);
+  });
+
+  it("names a diagnosis replaced after the run (scores recomputed)", async () => {
+    const dir = await tamperedCopy(replaceDiagnosis);
+    const result = await pack(dir);
+    expect(result.code).toBe(1);
+    expect(result.out).toContain(
+      `${dir}/zklite-142/attempt-1/diagnosis.json: changed after the run (sha256 `,
+    );
+  });
+
+  it("names every invalid diagnosis with every issue, one line each", async () => {
+    const dir = join(await testdir(), "baseline");
+    await cp(fixture.resultsDir, dir, { recursive: true });
+    const bad = serialize({
+      format: "distdebug.diagnosis/1",
+      incidentId: "zklite-142",
+      blocks: [{ path: "", startLine: 0, endLine: -1 }],
+    });
+    for (const attempt of [1, 2])
+      await writeFile(join(dir, `zklite-142/attempt-${attempt}/diagnosis.json`), bad);
+    const result = await pack(dir);
+    expect(result.code).toBe(1);
+    const lines = result.out.split("\n").filter((line) => line.includes("$.blocks[0]"));
+    expect(lines).toHaveLength(2);
+    for (const [index, line] of lines.entries()) {
+      expect(line).toContain(`zklite-142/attempt-${index + 1}/diagnosis.json`);
+      expect(line).toContain("$.blocks[0].startLine");
+      expect(line).toContain("$.blocks[0].endLine");
+    }
+  });
+});
