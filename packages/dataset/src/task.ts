@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import { type Artifact, type Language, readFileChecked, writeFileAtomic } from "@distdebug/schema";
+import { type Artifact, type Language, writeFileAtomic } from "@distdebug/schema";
+import { readIncidentFile } from "./internal/leak-rules.js";
 import type { DatasetIncident } from "./types.js";
 
 /** An artifact as the agent gets it: its name, kind and text. */
@@ -28,7 +29,8 @@ export interface IncidentTask {
 }
 
 /**
- * Builds the agent's view of an incident: the report text and the artifacts' text.
+ * Builds the agent's view of an incident: copies of the report text and the artifacts' text,
+ * read only as regular files inside the incident folder (never through a link, never `..`).
  *
  * @example
  * ```ts
@@ -38,8 +40,7 @@ export interface IncidentTask {
  */
 export async function incidentTask(entry: DatasetIncident): Promise<IncidentTask> {
   const { incident } = entry;
-  const read = async (path: string) =>
-    (await readFileChecked(join(entry.dir, path))).toString("utf8");
+  const read = async (path: string) => (await readIncidentFile(entry.dir, path)).toString("utf8");
   const artifacts: TaskArtifact[] = [];
   for (const artifact of incident.artifacts)
     artifacts.push({

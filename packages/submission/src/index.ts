@@ -1,3 +1,10 @@
+export { checkResultsFolder } from "./check-results-folder.js";
+export {
+  expectedSubmission,
+  type SubmissionExpectation,
+  type SubmissionFiles,
+  submissionProblems,
+} from "./consistency.js";
 export { type CommandLeak, scanCommand, scanTrajectory } from "./leakage-scan.js";
 export {
   type PackageEvent,

@@ -1,5 +1,7 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { loadDataset } from "@distdebug/dataset";
 import {
   ATTEMPT_FILES,
   attemptDir,
@@ -10,6 +12,7 @@ import {
   readSummary,
   summaryPath,
 } from "@distdebug/results";
+import { attemptInputHash } from "@distdebug/runner";
 import {
   type Attempt,
   addUsage,
@@ -27,6 +30,7 @@ import {
   type Trajectory,
   writeFileAtomic,
 } from "@distdebug/schema";
+import { outputHashProblems } from "./consistency.js";
 import { scanTrajectory } from "./leakage-scan.js";
 import { type TarEntry, writeTarGz } from "./tar.js";
 
@@ -50,7 +54,10 @@ export interface PackageResultsOptions {
   resultsDir: string;
   /** Where to write the archive. Default `<resultsDir>/../<name>.submission.tar.gz`. */
   outFile?: string;
-  /** Incidents that must be in the submission. Default: every incident folder of the results. */
+  /**
+   * Incidents that must be in the submission. Default: every scorable incident of the run's
+   * dataset when its folder is on this machine, else every incident folder of the results.
+   */
   incidents?: readonly string[];
   /** Attempts each incident must have. Default: run.json `config.run.attempts`. */
   attempts?: number;
@@ -86,8 +93,32 @@ async function readOptional(path: string): Promise<Buffer | undefined> {
   }
 }
 
-function firstLine(error: unknown): string {
-  return errorMessage(error).split("\n")[0] ?? "";
+/** The whole message of an error (every issue of an invalid file) on one line. */
+function oneLine(error: unknown): string {
+  return errorMessage(error).trim().replace(/\n\s*/g, "; ");
+}
+
+/** The attempt's record was made for this run (its config and dataset), or a problem line. */
+function staleProblem(run: RunInfo, record: Attempt, shown: string): string | undefined {
+  const expected = attemptInputHash({
+    configHash: run.configHash,
+    datasetDigest: run.dataset.digest,
+    incidentId: record.incidentId,
+    attempt: record.attempt,
+  });
+  return record.inputHash === expected
+    ? undefined
+    : `${shown}: made with another config or dataset than run.json (input hash differs)`;
+}
+
+/** The incidents a complete submission holds: the run's dataset's scorable ones when it is here. */
+async function defaultIncidents(run: RunInfo, dir: string): Promise<string[]> {
+  const path = run.dataset.path;
+  if (path && existsSync(path))
+    return (await loadDataset(path)).incidents
+      .filter((entry) => entry.scorable)
+      .map((entry) => entry.id);
+  return incidentFolders(dir);
 }
 
 async function incidentFolders(dir: string): Promise<string[]> {
@@ -97,7 +128,9 @@ async function incidentFolders(dir: string): Promise<string[]> {
 /**
  * Packages a results folder as a submission archive (`.tar.gz`): checks that every selected
  * incident has its attempts with `attempt.json`, `trajectory.json` and `diagnosis.json` (a
- * failed attempt may lack the diagnosis), re-validates every file, scans the trajectories
+ * failed attempt may lack the diagnosis), that every attempt was made for this run (its input
+ * hash) and its diagnosis and trajectory still match the sha256 its `attempt.json` recorded,
+ * re-validates every file (every problem named, each on one line), scans the trajectories
  * for leaks (history, network, reads outside the workspace), and writes `manifest.json`
  * (model, harness, settings, token use and cost, counts, leakage scan, sha256 of every file)
  * with run.json, summary.json and the attempt files. Nothing is written when a file is
@@ -116,10 +149,12 @@ export async function packageResults(
   const runFile = await readRunInfo(options.resultsDir, { required: true });
   const run: RunInfo = runFile.value;
   const attemptsPerIncident = options.attempts ?? run.config.run.attempts;
-  const incidents = options.incidents ? [...options.incidents] : await incidentFolders(dir);
+  const incidents = options.incidents ? [...options.incidents] : await defaultIncidents(run, dir);
   const problems: string[] = [];
   const findings: LeakFinding[] = [];
   const files: TarEntry[] = [{ path: RESULTS_FILES.run, data: runFile.bytes }];
+  /** Every attempt file read, valid or not, for the hash check against attempt.json. */
+  const attemptBytes = new Map<string, Uint8Array>();
   try {
     const summary = await readSummary(options.resultsDir);
     if (summary) files.push({ path: RESULTS_FILES.summary, data: summary.bytes });
@@ -128,7 +163,7 @@ export async function packageResults(
         `${summaryPath(options.resultsDir)}: missing; run distdebug score ${options.resultsDir} first`,
       );
   } catch (error) {
-    problems.push(firstLine(error));
+    problems.push(oneLine(error));
   }
   let usage = emptyUsage();
   let attempts = 0;
@@ -151,16 +186,19 @@ export async function packageResults(
           if (required) problems.push(`${join(shown, name)}: missing`);
           return undefined;
         }
+        attemptBytes.set(attemptPath(incidentId, attempt, name), bytes);
         try {
           const value = parse(bytes, { source: join(shown, name) });
           files.push({ path: attemptPath(incidentId, attempt, name), data: bytes });
           return value;
         } catch (error) {
-          problems.push(firstLine(error));
+          problems.push(oneLine(error));
           return undefined;
         }
       };
       const record: Attempt | undefined = await read(ATTEMPT_FILES.attempt, parseAttempt, true);
+      const stale = record && staleProblem(run, record, join(shown, ATTEMPT_FILES.attempt));
+      if (stale) problems.push(stale);
       if (record && (record.status === "infra-error" || record.status === "interrupted"))
         problems.push(
           `${join(shown, ATTEMPT_FILES.attempt)}: the attempt ended ${record.status}; run it again (distdebug run resumes it)`,
@@ -191,6 +229,7 @@ export async function packageResults(
       });
     }
   }
+  problems.push(...outputHashProblems(attemptBytes).map((line) => `${options.resultsDir}/${line}`));
   const ok = problems.length === 0 && (findings.length === 0 || options.allowLeaks === true);
   if (!ok) return { ok, problems, findings };
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -1,7 +1,7 @@
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Dataset } from "@distdebug/dataset";
-import { parseTrajectory, serialize } from "@distdebug/schema";
+import { parseTrajectory, serialize, sha256Hex } from "@distdebug/schema";
 import { baselineResults, testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import { packageResults } from "./package-results.js";
@@ -92,6 +92,11 @@ describe("packageResults and verifySubmission", () => {
       output: "",
     });
     await writeFile(path, serialize(trajectory));
+    // as if the agent itself had run it: attempt.json records the trajectory's hash
+    const recordPath = join(path, "../attempt.json");
+    const record = JSON.parse(await readFile(recordPath, "utf8"));
+    record.outputs["trajectory.json"] = sha256Hex(serialize(trajectory));
+    await writeFile(recordPath, serialize(record));
     const archive = join(await testdir(), "leaky.tar.gz");
     const result = await packageResults({ resultsDir: copy, outFile: archive });
     expect(result.ok).toBe(false);
@@ -140,6 +145,9 @@ describe("packageResults and verifySubmission", () => {
       `${join(copy, "zklite-142/attempt-3/attempt.json")}: missing`,
       `${join(copy, "zklite-142/attempt-3/trajectory.json")}: missing`,
       `${join(copy, "zklite-142/attempt-3/diagnosis.json")}: missing`,
+      expect.stringMatching(
+        /zklite-142\/attempt-1\/diagnosis\.json: changed after the run \(sha256 [0-9a-f]{64}, attempt\.json records [0-9a-f]{64}\)$/,
+      ),
     ]);
   });
 });

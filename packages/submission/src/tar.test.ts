@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { DistDebugError } from "@distdebug/schema";
-import { testdir } from "@distdebug/test-utils";
+import { type RawTarEntry, rawTarGz, testdir } from "@distdebug/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readTarGz, writeTarGz } from "./tar.js";
@@ -85,7 +85,7 @@ describe("writeTarGz and readTarGz", () => {
     execFileSync("tar", ["-czf", join(dir, "link.tar.gz"), "-C", join(dir, "src"), "link"]);
     const link = await readFile(join(dir, "link.tar.gz"));
     expect(() => readTarGz(link, { source: "link.tar.gz" })).toThrow(
-      'link.tar.gz: link: a tar entry of type "2"; only regular files are allowed',
+      'link.tar.gz: link: a symbolic link (tar entry of type "2"); only regular files are allowed',
     );
     execFileSync("tar", [
       "-czf",
@@ -119,5 +119,44 @@ describe("writeTarGz and readTarGz", () => {
       expect(DistDebugError.isInstance(error) && error.code).toBe("INVALID_ARCHIVE");
       expect((error as Error).message).toBe("bomb.tar.gz: larger than the limit once uncompressed");
     }
+  });
+});
+
+describe("readTarGz refuses every unsafe entry with a one-line reason naming it", () => {
+  const file = (path: string) => ({ path, data: text("{}") });
+  const cases: [string, RawTarEntry[], string][] = [
+    ["climb", [file("a/../../etc/passwd")], "a/../../etc/passwd: a path with .. that climbs out"],
+    ["absolute", [file("/etc/passwd")], "/etc/passwd: an absolute or empty path"],
+    ["dot alias", [file("a/./b.json")], "a/./b.json: an alias path"],
+    ["empty alias", [file("a//b.json")], "a//b.json: an alias path"],
+    ["duplicate", [file("a/b.json"), file("a/b.json")], "a/b.json: twice in the archive"],
+    ["./ duplicate", [file("a.json"), file("./a.json")], "a.json: twice in the archive"],
+    [
+      "symlink",
+      [{ path: "run.json", type: "2", linkName: "/etc/shadow" }],
+      "run.json: a symbolic link",
+    ],
+    ["hard link", [{ path: "run.json", type: "1", linkName: "x" }], "run.json: a hard link"],
+    [
+      "file for folder",
+      [file("zk/attempt-1"), file("zk/attempt-1/attempt.json")],
+      "zk/attempt-1/attempt.json: expects zk/attempt-1 to be a folder, but zk/attempt-1 is a file",
+    ],
+  ];
+  for (const [name, entries, reason] of cases)
+    it(name, () => {
+      let message = "";
+      try {
+        readTarGz(rawTarGz(entries), { source: "evil.tar.gz" });
+      } catch (error) {
+        expect(DistDebugError.isInstance(error) && error.code).toBe("INVALID_ARCHIVE");
+        message = (error as Error).message;
+      }
+      expect(message).toContain(`evil.tar.gz: ${reason}`);
+      expect(message).not.toContain("\n");
+    });
+
+  it("writeTarGz refuses a file where another entry needs a folder", () => {
+    expect(() => writeTarGz([file("a"), file("a/b")])).toThrow(/a\/b: expects a to be a folder/);
   });
 });

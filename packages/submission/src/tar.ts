@@ -26,8 +26,10 @@ function invalid(source: string, detail: string): never {
 /** Checks that `path` is a safe relative archive path; returns it or a reason. */
 function checkPath(path: string): string | undefined {
   if (path === "" || path.startsWith("/")) return "an absolute or empty path";
-  if (path.split("/").some((part) => part === ".." || part === ""))
-    return "a path with .. or an empty segment";
+  const parts = path.split("/");
+  if (parts.includes("..")) return "a path with .. that climbs out of the archive";
+  if (parts.some((part) => part === "" || part === "."))
+    return "an alias path (an empty or . segment such as a//b or a/./b)";
   if (path.includes("\\") || path.includes("\0")) return "a path with a backslash or NUL";
   return undefined;
 }
@@ -107,6 +109,8 @@ export function writeTarGz(entries: readonly TarEntry[]): Buffer {
     const pad = (BLOCK - (entry.data.length % BLOCK)) % BLOCK;
     if (pad > 0) parts.push(new Uint8Array(pad));
   }
+  const conflict = fileForFolder(seen);
+  if (conflict) throw new DistDebugError({ code: "INVALID_ARGUMENT", message: conflict });
   parts.push(new Uint8Array(BLOCK * 2));
   return gzipSync(Buffer.concat(parts), { level: 9 });
 }
@@ -202,15 +206,31 @@ export function readTarGz(
     if (path.startsWith("./")) path = path.slice(2);
     if (type === "5" || path === "" || path === ".") continue;
     if (type !== "0" && type !== "\0" && type !== "7")
-      invalid(
-        source,
-        `${path}: a tar entry of type ${JSON.stringify(type)}; only regular files are allowed`,
-      );
+      invalid(source, `${path}: ${entryKind(type)}; only regular files are allowed`);
     const reason = checkPath(path);
     if (reason) invalid(source, `${path}: ${reason}`);
     if (seen.has(path)) invalid(source, `${path}: twice in the archive`);
     seen.add(path);
     entries.push({ path, data: Uint8Array.from(data) });
   }
+  const conflict = fileForFolder(seen);
+  if (conflict) invalid(source, conflict);
   return entries;
+}
+
+function entryKind(type: string): string {
+  const kind = type === "1" ? "a hard link" : type === "2" ? "a symbolic link" : "a special entry";
+  return `${kind} (tar entry of type ${JSON.stringify(type)})`;
+}
+
+/** A file whose path is also a folder of another file (`a` and `a/b`): the reason, or undefined. */
+function fileForFolder(paths: ReadonlySet<string>): string | undefined {
+  for (const path of paths) {
+    for (let cut = path.indexOf("/"); cut !== -1; cut = path.indexOf("/", cut + 1)) {
+      const folder = path.slice(0, cut);
+      if (paths.has(folder))
+        return `${path}: expects ${folder} to be a folder, but ${folder} is a file of the archive`;
+    }
+  }
+  return undefined;
 }

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Dataset } from "@distdebug/dataset";
+import { type Dataset, loadDataset } from "@distdebug/dataset";
 import { ATTEMPT_FILES, attemptPath, parseAttemptPath, RESULTS_FILES } from "@distdebug/results";
 import { scoreResults } from "@distdebug/runner";
 import {
@@ -15,12 +15,14 @@ import {
   parseSubmissionManifest,
   parseSummary,
   parseTrajectory,
+  type RunInfo,
   readFileChecked,
   type SubmissionManifest,
   type Summary,
   sha256Hex,
   writeFileAtomic,
 } from "@distdebug/schema";
+import { expectedSubmission, outputHashProblems, submissionProblems } from "./consistency.js";
 import { scanTrajectory } from "./leakage-scan.js";
 import { MANIFEST_FILE } from "./package-results.js";
 import { readTarGz } from "./tar.js";
@@ -61,6 +63,12 @@ export interface VerifySubmissionResult {
   ok: boolean;
   manifest: SubmissionManifest;
   checksums: ChecksumProblem[];
+  /**
+   * What makes the submission incomplete or inconsistent, one line each: incidents of the
+   * dataset it lacks, the wrong number of attempts per incident (from the run config), files
+   * that differ from the hashes in `attempt.json`.
+   */
+  problems: string[];
   /** Files that no longer parse. */
   invalid: string[];
   /** The leakage scan of the archive's trajectories, redone. */
@@ -106,9 +114,38 @@ function compareSummary(packaged: Summary, rescored: Summary): ScoreDifference[]
   return differences;
 }
 
+function readArchiveRun(archive: string, byPath: ReadonlyMap<string, Uint8Array>): RunInfo {
+  const bytes = byPath.get(RESULTS_FILES.run);
+  if (!bytes)
+    throw new DistDebugError({
+      code: "INVALID_FILE",
+      message: `${archive}: no ${RESULTS_FILES.run}; not a submission made by distdebug package`,
+    });
+  return parseRunInfo(bytes, { source: `${archive}:${RESULTS_FILES.run}` });
+}
+
+/** The dataset to rescore against: the one given, else the run's folder if it is here. */
+async function rescoringDataset(
+  options: VerifySubmissionOptions,
+  run: RunInfo,
+  manifest: SubmissionManifest,
+): Promise<Dataset> {
+  if (options.dataset) return options.dataset;
+  const path = run.dataset.path;
+  if (!path || !existsSync(path))
+    throw new DistDebugError({
+      code: "INVALID_ARGUMENT",
+      message: `${options.archive}: rescoring needs the benchmark dataset (${manifest.dataset.name} ${manifest.dataset.version}); the run's dataset folder ${path ?? "(none)"} is not on this machine, so pass it (distdebug verify --dataset <dir>)`,
+    });
+  return loadDataset(path);
+}
+
 /**
  * Verifies a submission archive from the archive alone: every file's sha256 and size against
- * `manifest.json` (a changed, missing or unlisted file is named), every file re-validated,
+ * `manifest.json` (a changed, missing or unlisted file is named), every diagnosis and
+ * trajectory against the sha256 its `attempt.json` recorded when it ran, completeness (every
+ * scorable incident of the dataset, the run config's `run.attempts` attempts each; never the
+ * manifest's own counts) when rescoring, every file re-validated,
  * the trajectories re-scanned for leaks, and (by default) every attempt rescored against the
  * benchmark's gold with `scoreResults` on the extracted folder, reporting each packaged score
  * (`diagnosis_scores.json`, `summary.json`) the rescoring does not reproduce. Rescoring uses
@@ -183,17 +220,11 @@ export async function verifySubmission(
   const differences: ScoreDifference[] = [];
   let stale: { incidentId: string; attempt: number }[] = [];
   const rescore = options.rescore ?? true;
-  if (rescore && !options.dataset) {
-    const runBytes = byPath.get(RESULTS_FILES.run);
-    const path = runBytes
-      ? parseRunInfo(runBytes, { source: `${options.archive}:${RESULTS_FILES.run}` }).dataset.path
-      : undefined;
-    if (!path || !existsSync(path))
-      throw new DistDebugError({
-        code: "INVALID_ARGUMENT",
-        message: `${options.archive}: rescoring needs the benchmark dataset (${manifest.dataset.name} ${manifest.dataset.version}); the run's dataset folder ${path ?? "(none)"} is not on this machine, so pass it (distdebug verify --dataset <dir>)`,
-      });
-  }
+  const run = readArchiveRun(options.archive, byPath);
+  const dataset = rescore ? await rescoringDataset(options, run, manifest) : options.dataset;
+  const problems = dataset
+    ? submissionProblems(byPath, expectedSubmission(dataset, run))
+    : outputHashProblems(byPath);
   if (rescore) {
     const work = options.workDir ?? (await mkdtemp(join(tmpdir(), "distdebug-verify-")));
     try {
@@ -209,8 +240,8 @@ export async function verifySubmission(
       }
       const result = await scoreResults({
         outDir: work,
-        attempts: manifest.counts.attemptsPerIncident,
-        ...(options.dataset ? { dataset: options.dataset } : {}),
+        attempts: run.config.run.attempts,
+        ...(dataset ? { dataset } : {}),
         ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
         ...(packagedSummary
           ? { seed: packagedSummary.method.seed, resamples: packagedSummary.method.resamples }
@@ -248,9 +279,14 @@ export async function verifySubmission(
     }
   }
   return {
-    ok: checksums.length === 0 && invalid.length === 0 && differences.length === 0,
+    ok:
+      checksums.length === 0 &&
+      problems.length === 0 &&
+      invalid.length === 0 &&
+      differences.length === 0,
     manifest,
     checksums,
+    problems,
     invalid,
     findings,
     rescored: rescore,

@@ -19,9 +19,10 @@ export interface BaselineResults {
 const exampleDir = exampleDatasetDir();
 
 /**
- * For tests of tools that read results (report, package, verify): a one-incident copy of the
- * example dataset (`zklite-142`), run twice by the offline baseline agent under the real
- * sandbox, and scored. Everything lives in fresh folders under `base` (default the OS temp).
+ * For tests of tools that read results (report, package, verify): a copy of the example
+ * dataset holding `incidents` (default only `zklite-142`), run twice by the offline baseline
+ * agent under the real sandbox, and scored. Everything lives in fresh folders under `base`
+ * (default the OS temp).
  *
  * @example
  * ```ts
@@ -29,17 +30,22 @@ const exampleDir = exampleDatasetDir();
  * const { resultsDir, cacheDir } = await baselineResults("report-test");
  * ```
  */
-export async function baselineResults(name: string, base = tmpdir()): Promise<BaselineResults> {
+export async function baselineResults(
+  name: string,
+  base = tmpdir(),
+  incidents: readonly string[] = ["zklite-142"],
+): Promise<BaselineResults> {
   const root = await mkdtemp(join(base, `distdebug-${name}-`));
   const datasetDir = join(root, "dataset");
-  await cp(join(exampleDir, "zklite-142"), join(datasetDir, "zklite-142"), { recursive: true });
+  for (const id of incidents)
+    await cp(join(exampleDir, id), join(datasetDir, id), { recursive: true });
   await writeFile(
     join(datasetDir, "dataset.json"),
     serialize({
       format: "distdebug.dataset/1",
       name,
       version: "1.0.0",
-      incidents: ["zklite-142"],
+      incidents: [...incidents],
     }),
   );
   const dataset = await loadDataset(datasetDir);

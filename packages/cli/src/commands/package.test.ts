@@ -1,6 +1,6 @@
 import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseTrajectory, serialize } from "@distdebug/schema";
+import { parseTrajectory, serialize, sha256Hex } from "@distdebug/schema";
 import { readTarGz, writeTarGz } from "@distdebug/submission";
 import { baselineResults, testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -46,8 +46,8 @@ describe("distdebug package and distdebug verify", () => {
     await writeFile(archive, writeTarGz(entries));
     const tampered = captureIO();
     expect(await runCli(["verify", archive, "--skip-rescore"], tampered)).toBe(1);
-    expect(tampered.out()).toBe(
-      "tampered  zklite-142/attempt-2/diagnosis.json: changed since packaging (sha256 differs from manifest.json)\n",
+    expect(tampered.out()).toMatch(
+      /^tampered {2}zklite-142\/attempt-2\/diagnosis\.json: changed since packaging \(sha256 differs from manifest\.json\)\nrefused {3}zklite-142\/attempt-2\/diagnosis\.json: changed after the run \(sha256 [0-9a-f]{64}, attempt\.json records [0-9a-f]{64}\)\n$/,
     );
     expect(tampered.err()).toBe(
       "verification failed: baseline: 1 incidents, 2 attempts, 10 files\n",
@@ -66,6 +66,11 @@ describe("distdebug package and distdebug verify", () => {
       output: "",
     });
     await writeFile(path, serialize(trajectory));
+    // as if the agent itself had run it: attempt.json records the trajectory's hash
+    const recordPath = join(path, "../attempt.json");
+    const record = JSON.parse(await readFile(recordPath, "utf8"));
+    record.outputs["trajectory.json"] = sha256Hex(serialize(trajectory));
+    await writeFile(recordPath, serialize(record));
     const io = captureIO();
     const archive = join(await testdir(), "leaky.tar.gz");
     expect(await runCli(["package", copy, "--out", archive], io)).toBe(1);

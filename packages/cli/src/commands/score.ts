@@ -1,8 +1,10 @@
 import { resolve } from "node:path";
+import { loadDataset } from "@distdebug/dataset";
 import { formatLeaderboard } from "@distdebug/report";
 import { scoreResults } from "@distdebug/runner";
 import { serialize } from "@distdebug/schema";
 import { DEFAULT_SEED } from "@distdebug/stats";
+import { checkResultsFolder } from "@distdebug/submission";
 import { defineCommand, optionalString, parsePositiveInt, UsageError } from "../command.js";
 import { cacheDirOf } from "../render/cache-dir.js";
 
@@ -16,9 +18,9 @@ function parseSeed(text: string): number {
 }
 
 export default defineCommand({
-  usage: "score <results dir> [--attempts N] [--seed N]",
+  usage: "score <results dir> [--attempts N] [--seed N] [--dataset dir]",
   description:
-    "Rescores every attempt of a results folder from its files against the gold on the pristine buggy tree, rewrites diagnosis_scores.json where it differs, writes summary.json and prints the leaderboard row (block coverage with 95% CI, block precision, file coverage, localization gap, tokens/run, cost/run, failed attempts). Pure: the same inputs give the same bytes.",
+    "Rescores every attempt of a results folder from its files against the gold on the pristine buggy tree, rewrites diagnosis_scores.json where it differs, writes summary.json and prints the leaderboard row (block coverage with 95% CI, block precision, file coverage, localization gap, tokens/run, cost/run, failed attempts). Pure: the same inputs give the same bytes. With --dataset, first refuses (exit 1, one line per problem) a folder that lacks an incident of the dataset, has other than run.attempts attempts per incident, or whose diagnoses or trajectories differ from the sha256 in attempt.json.",
   options: {
     attempts: {
       type: "string",
@@ -29,6 +31,11 @@ export default defineCommand({
       description: `bootstrap seed, a whole number >= 0 (default ${DEFAULT_SEED})`,
     },
     "cache-dir": { type: "string", description: "repository and workspace cache" },
+    dataset: {
+      type: "string",
+      description:
+        "the benchmark dataset: rescore with its gold and refuse an incomplete or changed folder",
+    },
   },
   async run(args, io) {
     const dir = args.positionals[0];
@@ -36,8 +43,20 @@ export default defineCommand({
     const attempts = optionalString(args, "attempts");
     const seed = optionalString(args, "seed");
     const cacheDir = cacheDirOf(optionalString(args, "cache-dir"), io);
+    const datasetDir = optionalString(args, "dataset");
+    const outDir = resolve(io.cwd, dir);
+    const dataset = datasetDir ? await loadDataset(resolve(io.cwd, datasetDir)) : undefined;
+    if (dataset) {
+      const problems = await checkResultsFolder(outDir, dataset);
+      for (const problem of problems) io.stderr(`refused  ${problem}\n`);
+      if (problems.length > 0) {
+        io.stderr(`not scored: ${problems.length} problem${problems.length === 1 ? "" : "s"}\n`);
+        return 1;
+      }
+    }
     const result = await scoreResults({
-      outDir: resolve(io.cwd, dir),
+      outDir,
+      ...(dataset ? { dataset } : {}),
       ...(attempts === undefined ? {} : { attempts: parsePositiveInt(attempts, "attempts", 1) }),
       ...(seed === undefined ? {} : { seed: parseSeed(seed) }),
       cacheDir,

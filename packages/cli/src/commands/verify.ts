@@ -9,7 +9,7 @@ import { cacheDirOf } from "../render/cache-dir.js";
 export default defineCommand({
   usage: "verify <archive> [--dataset dir]",
   description:
-    "Verifies a submission archive made by distdebug package from the archive alone: every file's sha256 against manifest.json (a changed, missing or extra file is named), every file re-validated, the trajectories re-scanned for leaks, and every attempt rescored against the dataset's gold, reporting each packaged score the rescoring does not reproduce. Exits 1 on any problem or difference.",
+    "Verifies a submission archive made by distdebug package from the archive alone: every file's sha256 against manifest.json (a changed, missing or extra file is named), every diagnosis and trajectory against the sha256 in its attempt.json, completeness against the dataset (every scorable incident, run.attempts attempts each), unsafe entries (.., absolute, links, duplicates, aliases) refused, every file re-validated, the trajectories re-scanned for leaks, and every attempt rescored against the dataset's gold, reporting each packaged score the rescoring does not reproduce. Exits 1 on any problem or difference.",
   options: {
     dataset: {
       type: "string",
@@ -46,6 +46,7 @@ export default defineCommand({
               : "in the archive but not listed in manifest.json";
       io.stdout(`tampered  ${problem.path}: ${detail}\n`);
     }
+    for (const line of result.problems) io.stdout(`refused   ${line}\n`);
     for (const line of result.invalid) io.stdout(`invalid   ${line}\n`);
     for (const difference of result.differences)
       io.stdout(`differs   ${difference.path}: ${difference.detail}\n`);

@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { isAbsolute, join } from "node:path";
+import { join } from "node:path";
 import {
   type Gold,
   type Incident,
@@ -13,6 +13,7 @@ import {
 import type { DatasetProblem } from "../problems.js";
 import type { IncidentRepositorySource } from "../types.js";
 import { problemsOf, readTree } from "./files.js";
+import { linkProblems, outsideReason, taskFileProblems } from "./leak-rules.js";
 import { replayHistory } from "./replay.js";
 
 /** What checking one incident folder found. */
@@ -49,6 +50,19 @@ async function exists(path: string): Promise<"file" | "dir" | undefined> {
   }
 }
 
+/** The report is missing or empty (a path outside the folder is named by taskFileProblems). */
+async function reportProblems(dir: string, id: string, path: string): Promise<DatasetProblem[]> {
+  if (outsideReason(path)) return [];
+  const report = join(dir, path);
+  if ((await exists(report)) !== "file")
+    return [
+      { file: `${id}/${path}`, message: "the report named by incident.json $.report is missing" },
+    ];
+  if ((await readFileChecked(report)).toString("utf8").trim() === "")
+    return [{ file: `${id}/${path}`, message: "the report is empty" }];
+  return [];
+}
+
 /** Is this repository URL remote (needs network) rather than a folder of the incident? */
 export function isRemoteUrl(url: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[^/\s]+@[^:\s]+:/.test(url);
@@ -69,6 +83,7 @@ export async function checkIncident(datasetDir: string, id: string): Promise<Inc
       problems: [{ file: id, message: "the incident folder listed in dataset.json is missing" }],
     };
 
+  problems.push(...(await linkProblems(datasetDir, id)));
   let incident: Incident | undefined;
   try {
     const bytes = await readFileChecked(join(dir, "incident.json"));
@@ -93,22 +108,11 @@ export async function checkIncident(datasetDir: string, id: string): Promise<Inc
       path: "$.id",
       message: `expected ${JSON.stringify(id)} (the folder name listed in dataset.json), found ${JSON.stringify(incident.id)}`,
     });
-  const report = join(dir, incident.report);
-  if ((await exists(report)) !== "file")
-    problems.push({
-      file: rel(incident.report),
-      message: "the report named by incident.json $.report is missing",
-    });
-  else if ((await readFileChecked(report)).toString("utf8").trim() === "")
-    problems.push({ file: rel(incident.report), message: "the report is empty" });
+  problems.push(...(await taskFileProblems(dir, id, incident)));
+  problems.push(...(await reportProblems(dir, id, incident.report)));
   for (const [index, artifact] of incident.artifacts.entries()) {
-    if (isAbsolute(artifact.path) || artifact.path.split("/").includes(".."))
-      problems.push({
-        file: rel("incident.json"),
-        path: `$.artifacts[${index}].path`,
-        message: `expected a path inside the incident folder, found ${JSON.stringify(artifact.path)}`,
-      });
-    else if ((await exists(join(dir, artifact.path))) !== "file")
+    if (outsideReason(artifact.path)) continue; // named by taskFileProblems
+    if ((await exists(join(dir, artifact.path))) !== "file")
       problems.push({
         file: rel(artifact.path),
         message: `the artifact named by incident.json $.artifacts[${index}].path is missing`,
