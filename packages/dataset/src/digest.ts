@@ -4,10 +4,12 @@ import { join, resolve } from "node:path";
 import { listFiles } from "./internal/files.js";
 
 /**
- * The dataset digest: sha256 over the canonical content of a dataset folder, that is one
- * line `<path>\0<sha256 of the bytes>\n` per regular file, sorted by POSIX path. Two copies
- * of a dataset with the same files have the same digest wherever they live; any change to any
- * file (report, gold, repository data) changes it. Used by resume hashing.
+ * The dataset digest: sha256 over what agents see of a dataset folder, that is one line
+ * `<path>\0<sha256 of the bytes>\n` per regular file but the incidents' `gold.json`, sorted
+ * by POSIX path. Two copies of a dataset with the same files have the same digest wherever
+ * they live; any change to a report, an artifact, an incident or repository data changes it.
+ * Gold labels are not an input of an attempt: relabeling leaves the digest (and so every
+ * finished attempt) as it is, and `score` rescores with the current gold.
  *
  * @example
  * ```ts
@@ -18,6 +20,7 @@ export async function datasetDigest(dir: string): Promise<string> {
   const root = resolve(dir);
   const hash = createHash("sha256");
   for (const path of await listFiles(root)) {
+    if (path === "gold.json" || path.endsWith("/gold.json")) continue;
     const fileHash = createHash("sha256")
       .update(await readFile(join(root, path)))
       .digest("hex");
