@@ -5,13 +5,20 @@ describe("the public surface", () => {
   // Adding an export is a decision: add its name here too, with its TSDoc and README entry.
   it("is exactly this list of names", () => {
     expect(Object.keys(api).sort()).toEqual([
+      "DEFAULT_COVERAGE_REPO_SHARE",
       "DEFAULT_COVERAGE_ROW_BUDGET",
+      "DEFAULT_COVERAGE_ROW_FLOOR",
+      "DEFAULT_COVERAGE_SPAN_COUNT",
       "DEFAULT_COVERAGE_SPAN_LIMIT",
+      "DEFAULT_EVALUATOR_PARAMETERS",
       "DEFAULT_LANGUAGES",
       "EVALUATOR_VERSION",
       "GRAMMAR_VERSIONS",
+      "coverageBudget",
       "createEvaluator",
+      "diffLines",
       "directoryReader",
+      "evaluatorParameters",
       "languageOf",
       "listDirectoryFiles",
       "memoryReader",

@@ -6,14 +6,18 @@ describe("the public surface", () => {
   it("is exactly this list of names", () => {
     expect(Object.keys(api).sort()).toEqual([
       "ATTEMPT_FILES",
+      "MIN_SECRET_LENGTH",
+      "REDACTED",
       "RESULTS_FILES",
       "attemptDir",
       "attemptPath",
       "listAttemptFolders",
+      "mergeResults",
       "parseAttemptPath",
       "readFinishedAttempt",
       "readRunInfo",
       "readSummary",
+      "redactSecrets",
       "removeAttemptLeftovers",
       "runInfoPath",
       "runLockPath",

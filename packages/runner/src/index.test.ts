@@ -5,11 +5,18 @@ describe("the public surface", () => {
   // Adding an export is a decision: add its name here too, with its TSDoc and README entry.
   it("is exactly this list of names", () => {
     expect(Object.keys(api).sort()).toEqual([
+      "ADJACENT_ROWS",
       "attemptInputHash",
+      "checkShard",
+      "findMirror",
+      "incidentsOfShard",
+      "parseShard",
       "prepareIncident",
       "runAttempt",
       "runBenchmark",
       "scoreResults",
+      "shardOf",
+      "verifyIncident",
     ]);
   });
 });
