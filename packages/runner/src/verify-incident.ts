@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { type DatasetIncident, loadGold } from "@distdebug/dataset";
 import { suggestGoldBlocks } from "@distdebug/evaluator";
-import { DistDebugError, type Gold, type GoldBlock } from "@distdebug/schema";
+import { DistDebugError, errorMessage, type Gold, type GoldBlock } from "@distdebug/schema";
 import {
   checkLeakage,
   openRepository,
@@ -202,7 +202,13 @@ export async function verifyIncident(
   await checkCommits(source, entry, gold, report.problems);
   if (report.problems.length === 0) {
     await checkBlocks(source, entry, gold, report);
-    await checkWorkspace(source, entry, gold, options, report.problems);
+    await checkWorkspace(source, entry, gold, options, report.problems).catch((error: unknown) => {
+      if (options.signal?.aborted) throw error;
+      // A mirror that lacks objects (snapshots without large files) fails here, per incident.
+      report.problems.push(
+        `the workspace could not be prepared: ${errorMessage(error).split("\n")[0]}`,
+      );
+    });
   }
   return { id: entry.id, ok: report.problems.length === 0, ...report };
 }
