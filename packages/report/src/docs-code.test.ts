@@ -99,7 +99,7 @@ describe("docs code blocks", () => {
       const syntax = spawnSync("bash", ["-n", "-c", block.code], { encoding: "utf8" });
       if (syntax.status !== 0) failures.push(`${where(block)}: ${syntax.stderr.trim()}`);
       for (const match of block.code.matchAll(
-        /(?:^|[\s;&|(])distdebug((?:\s+[a-z][a-z-]*){1,2})/gm,
+        /(?:^|[\s;&|(])distdebug((?:\s+[a-z][a-z0-9-]*){1,2})/gm,
       )) {
         const words = match[1]!.trim().split(/\s+/);
         const help = spawnSync(join(scratch.dir, "bin/distdebug"), [...words, "--help"], {
