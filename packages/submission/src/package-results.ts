@@ -1,7 +1,5 @@
-import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { loadDataset } from "@distdebug/dataset";
 import {
   ATTEMPT_FILES,
   attemptDir,
@@ -111,13 +109,12 @@ function staleProblem(run: RunInfo, record: Attempt, shown: string): string | un
     : `${shown}: made with another config or dataset than run.json (input hash differs)`;
 }
 
-/** The incidents a complete submission holds: the run's dataset's scorable ones when it is here. */
-async function defaultIncidents(run: RunInfo, dir: string): Promise<string[]> {
-  const path = run.dataset.path;
-  if (path && existsSync(path))
-    return (await loadDataset(path)).incidents
-      .filter((entry) => entry.scorable)
-      .map((entry) => entry.id);
+/**
+ * The incidents a package holds when the caller names none: the incident folders present.
+ * Completeness against a dataset is asked for with `incidents` (the CLI's `--dataset`) and is
+ * always checked by `verify --dataset`.
+ */
+async function defaultIncidents(_run: RunInfo, dir: string): Promise<string[]> {
   return incidentFolders(dir);
 }
 

@@ -174,7 +174,14 @@ describe("verify --dataset and score --dataset refuse incomplete or rewritten su
 
 describe("package refuses an incomplete or inconsistent results folder", () => {
   const pack = async (dir: string) =>
-    cli(["package", dir, "--out", join(await testdir(), "out.tar.gz")]);
+    cli([
+      "package",
+      dir,
+      "--dataset",
+      fixture.datasetDir,
+      "--out",
+      join(await testdir(), "out.tar.gz"),
+    ]);
 
   it("names an incident of the run's dataset that the folder lacks", async () => {
     const dir = join(await testdir(), "baseline");
