@@ -222,8 +222,10 @@ export async function verifySubmission(
   const rescore = options.rescore ?? true;
   const run = readArchiveRun(options.archive, byPath);
   const dataset = rescore ? await rescoringDataset(options, run, manifest) : options.dataset;
-  const problems = dataset
-    ? submissionProblems(byPath, expectedSubmission(dataset, run))
+  // Completeness is checked against the dataset the caller names (`verify --dataset`, the
+  // official one); without it the archive is rescored against its own run's dataset as is.
+  const problems = options.dataset
+    ? submissionProblems(byPath, expectedSubmission(options.dataset, run))
     : outputHashProblems(byPath);
   if (rescore) {
     const work = options.workDir ?? (await mkdtemp(join(tmpdir(), "distdebug-verify-")));
