@@ -294,11 +294,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
         error instanceof UpstreamStatus
           ? `upstream HTTP ${error.status} after ${model.maxRetries + 1} tries`
           : `the upstream model API could not be reached: ${errorMessage(error)}`;
-      const call = meter.record({
+      const call = meter.recordFailure({
         model: model.name,
-        inputTokens: 0,
-        outputTokens: 0,
-        cachedTokens: 0,
         durationMs: Date.now() - started,
         error: message,
       });

@@ -188,11 +188,8 @@ async function runMini(context: AgentContext, options: MiniAgentOptions): Promis
     } catch (error) {
       const message = errorMessage(error);
       steps.push(
-        meter.record({
+        meter.recordFailure({
           model: model.name,
-          inputTokens: 0,
-          outputTokens: 0,
-          cachedTokens: 0,
           durationMs: Date.now() - started,
           error: message,
         }),

@@ -80,6 +80,11 @@ export class UsageMeter {
     return step;
   }
 
+  /** Records a call that failed before any token was used (zero tokens, with its error). */
+  recordFailure(call: { model: string; durationMs: number; error: string }): MeteredCall {
+    return this.record({ ...call, inputTokens: 0, outputTokens: 0, cachedTokens: 0 });
+  }
+
   /**
    * Admits a call only if the worst case of every call in flight plus this one (tokens, and
    * their cost at the meter's prices) fits what is left of the budget, counting the calls
