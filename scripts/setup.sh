@@ -19,5 +19,6 @@ if [ "${#need_apt[@]}" -gt 0 ]; then
 fi
 
 bash scripts/setup-browser.sh
+bash scripts/setup-python.sh
 
 bash scripts/pnpm.sh install --frozen-lockfile --reporter=append-only >&2
