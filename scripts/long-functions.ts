@@ -34,10 +34,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 function nameOf(node: ts.Node): string {
-  if (
-    (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) &&
-    node.name !== undefined
-  )
+  if ((ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) && node.name !== undefined)
     return node.name.getText();
   const parent = node.parent;
   if (parent && ts.isVariableDeclaration(parent)) return parent.name.getText();
@@ -75,6 +72,8 @@ const all = sourceFiles(join(root, "packages"))
   .flatMap(functionLengths)
   .sort((a, b) => b.lines - a.lines);
 const over = option("--over");
-const shown = over === undefined ? all.slice(0, option("--top") ?? 10) : all.filter((f) => f.lines > over);
-for (const f of shown) console.log(`${String(f.lines).padStart(4)}  ${f.name}  ${f.file}:${f.line}`);
+const shown =
+  over === undefined ? all.slice(0, option("--top") ?? 10) : all.filter((f) => f.lines > over);
+for (const f of shown)
+  console.log(`${String(f.lines).padStart(4)}  ${f.name}  ${f.file}:${f.line}`);
 if (over !== undefined && shown.length > 0) process.exitCode = 1;

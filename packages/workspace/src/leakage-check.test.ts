@@ -155,4 +155,41 @@ describe("checkLeakage", () => {
     rmSync(join(dir, "ZOOKEEPER-2845.patch"));
     expect(summary(await check(dir))).toEqual(["history .git"]);
   });
+
+  it("reports findings in a fixed order (work tree, .git layout, metadata, objects, fix lines) and stops at maxFindings", async () => {
+    const dir = await workspace();
+    writeFileSync(join(dir, "ZOOKEEPER-2845.txt"), `fixed by ${source.fix.slice(0, 9)}\n`);
+    writeFileSync(join(dir, "Patch.java"), `class P {\n    ${source.fixLine}\n}\n`);
+    git(dir, "tag", "v1.1");
+    git(dir, "remote", "add", "origin", "https://example.com/apache/zookeeper.git");
+    writeFileSync(join(dir, ".git/packed-refs"), `${source.fix} refs/tags/v2\n`);
+    mkdirSync(join(dir, ".git/objects/info"), { recursive: true });
+    writeFileSync(join(dir, ".git/objects/info/alternates"), "/elsewhere/objects\n");
+    const full = (report: LeakageReport) =>
+      report.findings.map(
+        (f) =>
+          `${f.kind} ${f.file}${f.line ? `:${f.line}` : ""} ${f.detail.replaceAll(source.fix, "<fix>").replaceAll(source.fix.slice(0, 9), "<fix9>")}`,
+      );
+    const all = full(await check(dir));
+    expect(all).toMatchInlineSnapshot(`
+      [
+        "needle ZOOKEEPER-2845.txt the path contains "ZOOKEEPER-2845"",
+        "fix-commit ZOOKEEPER-2845.txt:1 contains "<fix9>" (needle "<fix>")",
+        "git-metadata .git/packed-refs unexpected packed-refs in .git (refs, reflogs, remotes or state of another repository)",
+        "fix-commit .git/packed-refs:1 contains "<fix>" (needle "<fix>")",
+        "git-metadata .git/objects/info/alternates objects are borrowed from another repository",
+        "git-metadata .git/config config section [remote "origin"] (expected none)",
+        "git-metadata .git/refs/tags/v1.1 extra ref refs/tags/v1.1 (expected only refs/heads/main)",
+        "fix-line Patch.java:2 contains a line the fix adds: "if (zxid < lastProcessedZxid) throw new IllegalStateException(\\"snapshot older than log\\");"",
+      ]
+    `);
+    const capped = await checkLeakage({
+      dir,
+      needles: [source.issueKey],
+      fix: { repo: source.dir, commit: source.fix },
+      maxFindings: 3,
+    });
+    expect(full(capped)).toEqual(all.slice(0, 3));
+    expect(capped.clean).toBe(false);
+  });
 });
