@@ -1,15 +1,20 @@
-import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, stat } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
-import { DistDebugError, writeFileAtomic } from "@distdebug/schema";
+import type { Stats } from "node:fs";
+import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { DistDebugError } from "@distdebug/schema";
 import { defaultCacheDir } from "./cache-dir.js";
-import type { GitEngine } from "./engine.js";
-import { openReader } from "./engine.js";
+import { type GitEngine, openReader } from "./engine.js";
 import type { WorkspaceEvent } from "./events.js";
-import { chownTree, copyTree, digestTreeSync, type Owner } from "./internal/copy-tree.js";
-import { type MaterializeResult, materialize, type Replacement } from "./internal/materialize.js";
+import {
+  type BuiltWorkspace,
+  type CopiedBase,
+  copyBaseWorkspace,
+  removeAtomically,
+} from "./internal/base-workspace.js";
+import { chownTree, type Owner } from "./internal/copy-tree.js";
+import { materialize, type Replacement } from "./internal/materialize.js";
 import { sourceKey } from "./internal/source-repo.js";
-import { removeStaleSiblings, tempSibling, withLock } from "./internal/temp-files.js";
+import { removeStaleSiblings, tempSibling } from "./internal/temp-files.js";
 import { compileNeedles } from "./needles.js";
 import { openRepository } from "./open-repository.js";
 
@@ -72,39 +77,6 @@ export interface PrepareWorkspaceResult {
   timings: { totalMs: number; buildMs: number; copyMs: number };
 }
 
-interface BaseMarker {
-  format: "distdebug.workspace-base/1";
-  digest: string;
-  entries: number;
-  build: Omit<MaterializeResult, "bytes"> & { bytes: number; sourceCommit: string };
-}
-
-const BASE_FORMAT = "distdebug.workspace-base/1";
-
-async function exists(path: string): Promise<boolean> {
-  return (await stat(path).catch(() => undefined)) !== undefined;
-}
-
-async function readMarker(path: string): Promise<BaseMarker | undefined> {
-  try {
-    const marker = JSON.parse(await readFile(path, "utf8")) as BaseMarker;
-    if (marker.format !== BASE_FORMAT || typeof marker.digest !== "string") return undefined;
-    return marker;
-  } catch {
-    return undefined;
-  }
-}
-
-async function removeAtomically(path: string): Promise<void> {
-  const trash = tempSibling(path);
-  try {
-    await rename(path, trash);
-  } catch {
-    return;
-  }
-  await rm(trash, { recursive: true, force: true });
-}
-
 /**
  * Materializes the tree of `commit` into `dir` as a fresh git repository with exactly one
  * neutral commit (no remotes, tags, other refs, reflogs or source objects), scrubbing
@@ -127,6 +99,55 @@ export async function prepareWorkspace(
   options: PrepareWorkspaceOptions,
 ): Promise<PrepareWorkspaceResult> {
   const started = performance.now();
+  const plan = await planWorkspace(options);
+  const temp = tempSibling(plan.dir);
+  let made: CopiedBase;
+  try {
+    made = plan.cacheDir
+      ? await copyFromCache(plan, plan.cacheDir, temp)
+      : await buildUncached(plan, temp);
+    // An empty existing folder is replaced by the rename itself.
+    if (options.replace && plan.existing) await removeAtomically(plan.dir);
+    await rename(temp, plan.dir);
+  } catch (error) {
+    await rm(temp, { recursive: true, force: true });
+    throw error;
+  }
+  const totalMs = performance.now() - started;
+  plan.emit({ type: "workspace-prepare-end", dir: plan.dir, durationMs: totalMs });
+  const { built } = made;
+  return {
+    dir: plan.dir,
+    sourceCommit: built.sourceCommit,
+    commit: built.commit,
+    tree: built.tree,
+    sourceTree: built.sourceTree,
+    baseDir: made.baseDir,
+    cacheHit: made.cacheHit,
+    files: built.files,
+    bytes: built.bytes,
+    replacements: built.replacements,
+    submodules: built.submodules,
+    timings: { totalMs, buildMs: made.buildMs, copyMs: made.copyMs },
+  };
+}
+
+/** The checked options of one call, with the cache folders and what is at `dir` now. */
+interface WorkspacePlan {
+  options: PrepareWorkspaceOptions;
+  dir: string;
+  emit: (event: WorkspaceEvent) => void;
+  needles: string[];
+  level: number;
+  /** Where clones go (always a cache). */
+  sharedCache: string;
+  /** Where base workspaces go; undefined with `cacheDir: false`. */
+  cacheDir: string | undefined;
+  existing: Stats | undefined;
+}
+
+/** Checks the options and the target folder; removes stale temporary siblings of `dir`. */
+async function planWorkspace(options: PrepareWorkspaceOptions): Promise<WorkspacePlan> {
   const dir = resolve(options.dir);
   const emit = options.onEvent ?? (() => {});
   const needles = [...new Set(options.needles ?? [])].sort();
@@ -143,7 +164,6 @@ export async function prepareWorkspace(
   );
   // with `cacheDir: false` clones still go to the shared cache, base workspaces nowhere
   const cacheDir = options.cacheDir === false ? undefined : sharedCache;
-
   await mkdir(dirname(dir), { recursive: true });
   for (const path of await removeStaleSiblings(dir)) emit({ type: "leftover-remove", path });
   const existing = await stat(dir).catch(() => undefined);
@@ -155,184 +175,106 @@ export async function prepareWorkspace(
         data: { dir },
       });
   }
+  return { options, dir, emit, needles, level, sharedCache, cacheDir, existing };
+}
 
-  const openGitDir = () =>
-    openRepository({
-      source: options.source,
-      commit: options.commit,
-      cacheDir: sharedCache,
-      ...(options.engine ? { engine: options.engine } : {}),
+/** Without a base-workspace cache: materializes straight into `temp`. */
+async function buildUncached(plan: WorkspacePlan, temp: string): Promise<CopiedBase> {
+  const t0 = performance.now();
+  const built = await build(plan, temp);
+  if (plan.options.owner) await chownTree(temp, plan.options.owner);
+  return { built, baseDir: undefined, cacheHit: false, buildMs: performance.now() - t0, copyMs: 0 };
+}
+
+/** Copies the base workspace of (source, commit, needles, level) from the cache into `temp`. */
+async function copyFromCache(
+  plan: WorkspacePlan,
+  cacheDir: string,
+  temp: string,
+): Promise<CopiedBase> {
+  const { options } = plan;
+  return copyBaseWorkspace(
+    {
+      cacheDir,
+      identity: {
+        v: 1,
+        source: await sourceKey(options.source),
+        commit: await resolveCommit(plan),
+        needles: plan.needles,
+        level: plan.level,
+      },
+      build: (target) => build(plan, target),
+      owner: options.owner,
+      copyMethod: options.copyMethod,
       signal: options.signal,
-      onEvent: emit,
-    });
-  const resolveCommit = async (): Promise<string> => {
-    if (/^[0-9a-f]{40}$/i.test(options.commit)) return options.commit.toLowerCase();
-    const reader = await openReader(await openGitDir(), options.engine);
-    try {
-      return await reader.resolve(options.commit);
-    } catch (error) {
-      throw notFound(error);
-    } finally {
-      await reader.close();
-    }
-  };
-  const notFound = (error: unknown) =>
-    new DistDebugError({
-      code: "WORKSPACE_ERROR",
-      message: `${options.source}: commit ${options.commit} not found (${(error as Error).message})`,
-      data: { source: options.source, commit: options.commit },
-      cause: error,
-    });
+      emit: plan.emit,
+    },
+    temp,
+  );
+}
 
-  const build = async (target: string): Promise<MaterializeResult & { sourceCommit: string }> => {
-    const gitdir = await openGitDir();
-    const reader = await openReader(gitdir, options.engine);
-    try {
-      let sourceCommit: string;
-      try {
-        sourceCommit = await reader.resolve(options.commit);
-      } catch (error) {
-        throw notFound(error);
-      }
-      await mkdir(target);
-      const result = await materialize({
-        reader,
-        sourceGitDir: gitdir,
-        commit: sourceCommit,
-        dir: target,
-        matcher: compileNeedles(needles),
-        compressionLevel: level,
-        signal: options.signal,
-        onProgress: (filesDone, filesTotal) => emit({ type: "tree-copy", filesDone, filesTotal }),
-      });
-      return { ...result, sourceCommit };
-    } finally {
-      await reader.close();
-    }
-  };
+/** The source's git folder (cloned or fetched into the shared cache when remote). */
+function openGitDir(plan: WorkspacePlan): Promise<string> {
+  const { options } = plan;
+  return openRepository({
+    source: options.source,
+    commit: options.commit,
+    cacheDir: plan.sharedCache,
+    ...(options.engine ? { engine: options.engine } : {}),
+    signal: options.signal,
+    onEvent: plan.emit,
+  });
+}
 
-  let buildMs = 0;
-  let copyMs = 0;
-  let baseDir: string | undefined;
-  let cacheHit = false;
-  let built: MaterializeResult & { sourceCommit: string };
-  const temp = tempSibling(dir);
+/** The full id of `commit` (a full id is taken as is, without opening the source). */
+async function resolveCommit(plan: WorkspacePlan): Promise<string> {
+  const { options } = plan;
+  if (/^[0-9a-f]{40}$/i.test(options.commit)) return options.commit.toLowerCase();
+  const reader = await openReader(await openGitDir(plan), options.engine);
   try {
-    if (!cacheDir) {
-      const t0 = performance.now();
-      built = await build(temp);
-      if (options.owner) await chownTree(temp, options.owner);
-      buildMs = performance.now() - t0;
-    } else {
-      const key = createHash("sha256")
-        .update(
-          JSON.stringify({
-            v: 1,
-            source: await sourceKey(options.source),
-            commit: await resolveCommit(),
-            needles,
-            level,
-          }),
-        )
-        .digest("hex")
-        .slice(0, 32);
-      const entry = join(cacheDir, "workspaces", key);
-      const markerPath = join(entry, "complete.json");
-      baseDir = join(entry, "tree");
-      let marker: BaseMarker | undefined;
-      for (let round = 0; ; round++) {
-        marker = await readMarker(markerPath);
-        cacheHit = marker !== undefined;
-        if (!marker) {
-          await mkdir(dirname(entry), { recursive: true });
-          const t0 = performance.now();
-          marker = await withLock(
-            `${entry}.lock`,
-            async () => {
-              const again = await readMarker(markerPath);
-              if (again) return again;
-              if (await exists(entry)) {
-                emit({
-                  type: "cache-discard",
-                  key,
-                  baseDir: entry,
-                  reason: "no valid complete.json (a partial or damaged entry)",
-                });
-                await removeAtomically(entry);
-              } else emit({ type: "cache-miss", key });
-              await removeStaleSiblings(entry);
-              const staging = tempSibling(entry);
-              await mkdir(staging);
-              try {
-                const result = await build(join(staging, "tree"));
-                const walk = digestTreeSync(join(staging, "tree"));
-                const fresh: BaseMarker = {
-                  format: BASE_FORMAT,
-                  digest: walk.digest,
-                  entries: walk.entries,
-                  build: result,
-                };
-                await writeFileAtomic(
-                  join(staging, "complete.json"),
-                  `${JSON.stringify(fresh, null, 2)}\n`,
-                );
-                await rename(staging, entry);
-                return fresh;
-              } catch (error) {
-                await rm(staging, { recursive: true, force: true });
-                throw error;
-              }
-            },
-            { signal: options.signal },
-          );
-          buildMs += performance.now() - t0;
-        } else emit({ type: "cache-hit", key, baseDir });
-        const t1 = performance.now();
-        const copied = await copyTree(baseDir, temp, {
-          owner: options.owner,
-          signal: options.signal,
-          ...(options.copyMethod ? { method: options.copyMethod } : {}),
-        });
-        copyMs += performance.now() - t1;
-        if (copied.digest === marker.digest) break;
-        await rm(temp, { recursive: true, force: true });
-        emit({
-          type: "cache-discard",
-          key,
-          baseDir: entry,
-          reason: "the files differ from the digest in complete.json",
-        });
-        if (round >= 1)
-          throw new DistDebugError({
-            code: "CACHE_CORRUPT",
-            message: `the base workspace ${entry} does not match its digest even after a rebuild; remove ${cacheDir} and retry`,
-            data: { entry },
-          });
-        await removeAtomically(entry);
-      }
-      built = marker.build;
-    }
-    // An empty existing folder is replaced by the rename itself.
-    if (options.replace && existing) await removeAtomically(dir);
-    await rename(temp, dir);
+    return await reader.resolve(options.commit);
   } catch (error) {
-    await rm(temp, { recursive: true, force: true });
-    throw error;
+    throw notFound(options, error);
+  } finally {
+    await reader.close();
   }
-  const totalMs = performance.now() - started;
-  emit({ type: "workspace-prepare-end", dir, durationMs: totalMs });
-  return {
-    dir,
-    sourceCommit: built.sourceCommit,
-    commit: built.commit,
-    tree: built.tree,
-    sourceTree: built.sourceTree,
-    baseDir,
-    cacheHit,
-    files: built.files,
-    bytes: built.bytes,
-    replacements: built.replacements,
-    submodules: built.submodules,
-    timings: { totalMs, buildMs, copyMs },
-  };
+}
+
+function notFound(options: PrepareWorkspaceOptions, error: unknown): DistDebugError {
+  return new DistDebugError({
+    code: "WORKSPACE_ERROR",
+    message: `${options.source}: commit ${options.commit} not found (${(error as Error).message})`,
+    data: { source: options.source, commit: options.commit },
+    cause: error,
+  });
+}
+
+/** Materializes the source commit into `target` (created here). */
+async function build(plan: WorkspacePlan, target: string): Promise<BuiltWorkspace> {
+  const { options } = plan;
+  const gitdir = await openGitDir(plan);
+  const reader = await openReader(gitdir, options.engine);
+  try {
+    let sourceCommit: string;
+    try {
+      sourceCommit = await reader.resolve(options.commit);
+    } catch (error) {
+      throw notFound(options, error);
+    }
+    await mkdir(target);
+    const result = await materialize({
+      reader,
+      sourceGitDir: gitdir,
+      commit: sourceCommit,
+      dir: target,
+      matcher: compileNeedles(plan.needles),
+      compressionLevel: plan.level,
+      signal: options.signal,
+      onProgress: (filesDone, filesTotal) =>
+        plan.emit({ type: "tree-copy", filesDone, filesTotal }),
+    });
+    return { ...result, sourceCommit };
+  } finally {
+    await reader.close();
+  }
 }
