@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DistDebugError, errorMessage, RepoHistory } from "@distdebug/schema";
+import { DistDebugError, errorMessage, RepoHistory, tempSiblingPath } from "@distdebug/schema";
 import { defaultCacheDir, writeBareRepository } from "@distdebug/workspace";
 import { readTree } from "./internal/files.js";
 import { replayHistory } from "./internal/replay.js";
@@ -90,7 +90,7 @@ export async function buildIncidentRepository(
   if (await isRepository(target)) return { ...result, built: false };
 
   await mkdir(reposDir, { recursive: true });
-  const temp = join(reposDir, `.tmp-${entry.id}-${process.pid}-${randomBytes(4).toString("hex")}`);
+  const temp = tempSiblingPath(target, ".tmp-");
   try {
     const refs: Record<string, string> = { [`refs/heads/${history.defaultBranch}`]: last.oid };
     for (const commit of replay.commits)

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { listFiles } from "./internal/files.js";
+import { listFilesBelow } from "@distdebug/schema";
 
 /**
  * The dataset digest: sha256 over what agents see of a dataset folder, that is one line
@@ -19,7 +19,7 @@ import { listFiles } from "./internal/files.js";
 export async function datasetDigest(dir: string): Promise<string> {
   const root = resolve(dir);
   const hash = createHash("sha256");
-  for (const path of await listFiles(root)) {
+  for (const path of await listFilesBelow(root)) {
     if (path === "gold.json" || path.endsWith("/gold.json")) continue;
     const fileHash = createHash("sha256")
       .update(await readFile(join(root, path)))

@@ -1,6 +1,6 @@
-import { readdir, readFile, realpath } from "node:fs/promises";
-import { join, relative, resolve, sep } from "node:path";
-import { DistDebugError } from "@distdebug/schema";
+import { readFile, realpath } from "node:fs/promises";
+import { relative, resolve, sep } from "node:path";
+import { DistDebugError, listFilesBelow } from "@distdebug/schema";
 
 /** Reads a repository file by its repository-relative path; `undefined` when missing. */
 export type ReadFile = (path: string) => Promise<string | Uint8Array | undefined>;
@@ -62,17 +62,7 @@ export function directoryReader(dir: string): ReadFile {
  * ```
  */
 export async function listDirectoryFiles(dir: string): Promise<string[]> {
-  const root = resolve(dir);
-  const files: string[] = [];
-  const walk = async (folder: string, prefix: string) => {
-    const entries = await readdir(folder, { withFileTypes: true });
-    for (const entry of entries) {
-      if (entry.name === ".git") continue;
-      const path = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-      if (entry.isDirectory()) await walk(join(folder, entry.name), path);
-      else if (entry.isFile()) files.push(path);
-    }
-  };
-  await walk(root, "");
-  return files.sort();
+  return listFilesBelow(resolve(dir), {
+    skip: (path) => path === ".git" || path.endsWith("/.git"),
+  });
 }

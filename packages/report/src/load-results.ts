@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { ATTEMPT_FILES, listAttemptFolders, readRunInfo, readSummary } from "@distdebug/results";
 import {
@@ -10,6 +9,7 @@ import {
   parseDiagnosisScores,
   parseTrajectory,
   type RunInfo,
+  readFileIfExists,
   type Summary,
   type Trajectory,
 } from "@distdebug/schema";
@@ -40,12 +40,7 @@ export interface LoadedResults {
 }
 
 async function readOptional(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
+  return (await readFileIfExists(path))?.toString("utf8");
 }
 
 function errorText(error: unknown): string {

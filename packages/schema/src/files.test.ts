@@ -3,7 +3,13 @@ import { readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
-import { readFileChecked, writeFileAtomic } from "./files.js";
+import {
+  listFilesBelow,
+  readFileChecked,
+  readFileIfExists,
+  tempSiblingPath,
+  writeFileAtomic,
+} from "./files.js";
 
 describe("readFileChecked", () => {
   it("names missing files, directories and files over the limit", async () => {
@@ -56,5 +62,34 @@ describe("writeFileAtomic", () => {
     await writeFileAtomic(path, "second\n");
     expect(await readFile(path, "utf8")).toBe("second\n");
     expect(await readdir(join(dir, "sub"))).toEqual(["a.json"]);
+  });
+});
+
+describe("listFilesBelow, readFileIfExists, tempSiblingPath", () => {
+  it("lists sorted relative paths, leaves out what skip names, and links only with allEntries", async () => {
+    const dir = await testdir({
+      "b.txt": "b",
+      "a/z.go": "z",
+      "a/.git": "gitdir: x",
+      ".git/HEAD": "h",
+    });
+    await symlink("b.txt", join(dir, "link"));
+    expect(await listFilesBelow(dir)).toEqual([".git/HEAD", "a/.git", "a/z.go", "b.txt"]);
+    expect(
+      await listFilesBelow(dir, { skip: (path) => path === ".git", allEntries: true }),
+    ).toEqual(["a/.git", "a/z.go", "b.txt", "link"]);
+  });
+
+  it("reads a file or gives undefined when it is missing, and throws other errors", async () => {
+    const dir = await testdir({ "a.json": "{}" });
+    expect((await readFileIfExists(join(dir, "a.json")))?.toString()).toBe("{}");
+    expect(await readFileIfExists(join(dir, "none.json"))).toBeUndefined();
+    await expect(readFileIfExists(dir)).rejects.toMatchObject({ code: "EISDIR" });
+  });
+
+  it("names a hidden sibling with the tag, the process id and a random part", () => {
+    const a = tempSiblingPath("/cache/repos/x.git", ".tmp-");
+    expect(a).toMatch(new RegExp(`^/cache/repos/\\.x\\.git\\.tmp-${process.pid}-[0-9a-f]{8}$`));
+    expect(tempSiblingPath("/cache/repos/x.git", ".tmp-")).not.toBe(a);
   });
 });

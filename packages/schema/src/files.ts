@@ -1,6 +1,15 @@
 import { randomBytes } from "node:crypto";
 import type { Stats } from "node:fs";
-import { constants, type FileHandle, mkdir, open, rename, rm } from "node:fs/promises";
+import {
+  constants,
+  type FileHandle,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+} from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { DistDebugError } from "./errors.js";
 
@@ -130,7 +139,7 @@ export async function readFileChecked(
 export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true });
-  const temp = join(dir, `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`);
+  const temp = tempSiblingPath(path, ".tmp-");
   const handle = await open(temp, "w");
   try {
     await handle.writeFile(data);
@@ -152,4 +161,71 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     await dirHandle.sync().catch(() => {});
     await dirHandle.close();
   }
+}
+
+/**
+ * A fresh name for a temporary sibling of `path` (same folder, so a rename onto `path` is
+ * atomic): `.<name><tag><pid>-<8 hex digits>`. The process id lets a cleaner tell a dead
+ * writer's leftovers from a live one's.
+ *
+ * @example
+ * ```ts
+ * tempSiblingPath("/cache/repos/a.git", ".tmp-"); // "/cache/repos/.a.git.tmp-4242-9f86d081"
+ * ```
+ */
+export function tempSiblingPath(path: string, tag: string): string {
+  return join(
+    dirname(path),
+    `.${basename(path)}${tag}${process.pid}-${randomBytes(4).toString("hex")}`,
+  );
+}
+
+/**
+ * The bytes of `path`, or `undefined` when it does not exist (any other error is thrown).
+ *
+ * @example
+ * ```ts
+ * const run = await readFileIfExists("results/baseline/run.json");
+ * ```
+ */
+export async function readFileIfExists(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+/** Options of {@link listFilesBelow}. */
+export interface ListFilesOptions {
+  /** Entries (by POSIX path relative to the root) to leave out; a folder left out is not entered. Default none. */
+  skip?: (relativePath: string) => boolean;
+  /** Also list entries that are neither folders nor regular files (links, FIFOs...). Default false. */
+  allEntries?: boolean;
+}
+
+/**
+ * The files below `dir`, as sorted POSIX paths relative to it; symbolic links are not followed.
+ *
+ * @example
+ * ```ts
+ * await listFilesBelow(repo, { skip: (path) => path === ".git" }); // ["README.md", "src/a.go"]
+ * ```
+ */
+export async function listFilesBelow(
+  dir: string,
+  options: ListFilesOptions = {},
+): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (folder: string, prefix: string) => {
+    for (const entry of await readdir(folder, { withFileTypes: true })) {
+      const relative = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
+      if (options.skip?.(relative)) continue;
+      if (entry.isDirectory()) await walk(join(folder, entry.name), relative);
+      else if (entry.isFile() || options.allEntries) out.push(relative);
+    }
+  };
+  await walk(dir, "");
+  return out.sort();
 }

@@ -36,10 +36,14 @@ export { errorMessage } from "./error-message.js";
 export { DistDebugError, type DistDebugErrorCode, type DistDebugErrorOptions } from "./errors.js";
 export {
   DEFAULT_MAX_FILE_BYTES,
+  type ListFilesOptions,
+  listFilesBelow,
   MAX_DIAGNOSIS_BYTES,
   MAX_TRAJECTORY_BYTES,
   type ReadFileOptions,
   readFileChecked,
+  readFileIfExists,
+  tempSiblingPath,
   writeFileAtomic,
 } from "./files.js";
 export { type FormatKind, formatOf, formats, isFormatKind } from "./formats.js";

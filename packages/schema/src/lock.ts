@@ -1,9 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { link, open, readdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DistDebugError, type DistDebugErrorCode } from "./errors.js";
+import { tempSiblingPath } from "./files.js";
 
 /** True when a process with this id runs on this machine (or exists and we may not signal it). */
 export function processAlive(pid: number): boolean {
@@ -142,10 +142,7 @@ export async function acquireFileLock(
   const deadline = Date.now() + (options.timeoutMs ?? 30 * 60_000);
   const code = options.code ?? "LOCK_HELD";
   const what = options.what ?? path;
-  const temp = join(
-    dirname(path),
-    `.${basename(path)}.${process.pid}-${randomBytes(4).toString("hex")}`,
-  );
+  const temp = tempSiblingPath(path, ".");
   await removeDeadDrafts(path);
   await writeFile(temp, `${me}\n`);
   try {

@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import {
   ATTEMPT_FILES,
@@ -22,6 +21,7 @@ import {
   parseDiagnosisScores,
   parseTrajectory,
   type RunInfo,
+  readFileIfExists,
   type SubmissionManifest,
   serialize,
   sha256Hex,
@@ -80,15 +80,6 @@ export interface PackageResultsResult {
   problems: string[];
   /** What the leakage scan of the trajectories flagged. */
   findings: LeakFinding[];
-}
-
-async function readOptional(path: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
 }
 
 /** The whole message of an error (every issue of an invalid file) on one line. */
@@ -178,7 +169,7 @@ export async function packageResults(
         parse: (bytes: Buffer, o: { source: string }) => T,
         required: boolean,
       ) => {
-        const bytes = await readOptional(join(folder, name));
+        const bytes = await readFileIfExists(join(folder, name));
         if (bytes === undefined) {
           if (required) problems.push(`${join(shown, name)}: missing`);
           return undefined;

@@ -1,6 +1,6 @@
 import { lstat, readdir, readFile, readlink } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
-import { DistDebugError } from "@distdebug/schema";
+import { DistDebugError, listFilesBelow } from "@distdebug/schema";
 import type { GitEngine } from "./engine.js";
 import { confirmFixLines, type FixLeaks, openFixLeaks } from "./internal/fix-leaks.js";
 import { checkGitFolder } from "./internal/git-leaks.js";
@@ -48,18 +48,13 @@ export interface LeakageReport {
   scanned: { files: number; objects: number };
 }
 
+/** Every entry below `root` but folders (links included), as absolute paths in sorted order. */
 async function walkFiles(root: string, skipTopGit: boolean): Promise<string[]> {
-  const out: string[] = [];
-  const visit = async (dir: string) => {
-    for (const entry of await readdir(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (skipTopGit && dir === root && entry.name === ".git") continue;
-      if (entry.isDirectory()) await visit(path);
-      else out.push(path);
-    }
-  };
-  await visit(root);
-  return out;
+  const files = await listFilesBelow(root, {
+    allEntries: true,
+    ...(skipTopGit ? { skip: (path: string) => path === ".git" } : {}),
+  });
+  return files.map((path) => join(root, path));
 }
 
 /**

@@ -1,27 +1,18 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DistDebugError, errorMessage, type InvalidFileData } from "@distdebug/schema";
+import {
+  DistDebugError,
+  errorMessage,
+  type InvalidFileData,
+  listFilesBelow,
+} from "@distdebug/schema";
 import type { DatasetProblem } from "../problems.js";
-
-/** Every regular file below `dir`, as sorted POSIX paths relative to it. */
-export async function listFiles(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (folder: string, prefix: string) => {
-    const entries = await readdir(folder, { withFileTypes: true });
-    for (const entry of entries) {
-      const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) await walk(join(folder, entry.name), relative);
-      else if (entry.isFile()) out.push(relative);
-    }
-  };
-  await walk(dir, "");
-  return out.sort();
-}
 
 /** The text files below `dir` by POSIX path. */
 export async function readTree(dir: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  for (const path of await listFiles(dir)) files.set(path, await readFile(join(dir, path), "utf8"));
+  for (const path of await listFilesBelow(dir))
+    files.set(path, await readFile(join(dir, path), "utf8"));
   return files;
 }
 

@@ -1,16 +1,12 @@
-import { randomBytes } from "node:crypto";
 import { readdir, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { processAlive, withFileLock } from "@distdebug/schema";
+import { processAlive, tempSiblingPath, withFileLock } from "@distdebug/schema";
 
 const TEMP_TAG = ".distdebug-tmp-";
 
 /** A temporary sibling of `path` (same folder, so a rename onto `path` is atomic). */
 export function tempSibling(path: string): string {
-  return join(
-    dirname(path),
-    `.${basename(path)}${TEMP_TAG}${process.pid}-${randomBytes(4).toString("hex")}`,
-  );
+  return tempSiblingPath(path, TEMP_TAG);
 }
 
 /**
