@@ -1,4 +1,4 @@
-import { lstat, readdir, readFile, readlink } from "node:fs/promises";
+import { lstat, readFile, readlink } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { DistDebugError, listFilesBelow } from "@distdebug/schema";
 import type { GitEngine } from "./engine.js";
