@@ -14,7 +14,7 @@ import type { DatasetProblem } from "../problems.js";
 import type { IncidentRepositorySource } from "../types.js";
 import { problemsOf, readTree } from "./files.js";
 import { linkProblems, outsideReason, taskFileProblems } from "./leak-rules.js";
-import { replayHistory } from "./replay.js";
+import { type ReplayResult, replayHistory } from "./replay.js";
 
 /** What checking one incident folder found. */
 export interface IncidentCheck {
@@ -68,40 +68,66 @@ export function isRemoteUrl(url: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[^/\s]+@[^:\s]+:/.test(url);
 }
 
+/** Where one incident's files are, and how they are named in problems. */
+interface IncidentFolder {
+  dir: string;
+  id: string;
+  /** A path of the incident folder as named in problems (`<id>/<path>`). */
+  rel: (path: string) => string;
+}
+
 /**
  * Checks one incident folder: incident.json, the report and artifacts, the repository
  * (replayed in memory when stored as data), and gold.json against the buggy tree.
  * @param id - the id listed in dataset.json (the folder name).
  */
 export async function checkIncident(datasetDir: string, id: string): Promise<IncidentCheck> {
-  const dir = join(datasetDir, id);
-  const problems: DatasetProblem[] = [];
-  const rel = (path: string) => `${id}/${path}`;
-  if ((await exists(dir)) !== "dir")
+  const folder: IncidentFolder = { dir: join(datasetDir, id), id, rel: (path) => `${id}/${path}` };
+  if ((await exists(folder.dir)) !== "dir")
     return {
       goldPresent: false,
       problems: [{ file: id, message: "the incident folder listed in dataset.json is missing" }],
     };
+  const problems: DatasetProblem[] = [...(await linkProblems(datasetDir, id))];
+  const incident = await parseFile(folder, "incident.json", parseIncident, problems);
+  const goldPresent = (await exists(join(folder.dir, "gold.json"))) === "file";
+  const gold = goldPresent ? await parseFile(folder, "gold.json", parseGold, problems) : undefined;
+  const found = { goldPresent, problems };
+  if (!incident) return found;
+  problems.push(...(await incidentFileProblems(folder, incident)));
+  if (gold) problems.push(...goldIncidentProblems(folder, incident, gold));
+  const url = incident.repository.url;
+  if (!isRemoteUrl(url)) return checkStoredRepository(folder, incident, gold, found);
+  return {
+    incident,
+    ...(gold ? { gold } : {}),
+    repository: { kind: "remote", url, buggyCommit: incident.repository.buggyCommit },
+    goldPresent,
+    problems,
+  };
+}
 
-  problems.push(...(await linkProblems(datasetDir, id)));
-  let incident: Incident | undefined;
+/** Reads and parses a file of the folder by its path there; a problem (and undefined) when it fails. */
+async function parseFile<T>(
+  { dir, rel }: IncidentFolder,
+  path: string,
+  parse: (bytes: Buffer, options: { source: string }) => T,
+  problems: DatasetProblem[],
+): Promise<T | undefined> {
   try {
-    const bytes = await readFileChecked(join(dir, "incident.json"));
-    incident = parseIncident(bytes, { source: rel("incident.json") });
+    return parse(await readFileChecked(join(dir, path)), { source: rel(path) });
   } catch (error) {
-    problems.push(...problemsOf(error, rel("incident.json")));
+    problems.push(...problemsOf(error, rel(path)));
+    return undefined;
   }
-  let gold: Gold | undefined;
-  const goldPresent = (await exists(join(dir, "gold.json"))) === "file";
-  if (goldPresent) {
-    try {
-      gold = parseGold(await readFileChecked(join(dir, "gold.json")), { source: rel("gold.json") });
-    } catch (error) {
-      problems.push(...problemsOf(error, rel("gold.json")));
-    }
-  }
-  if (!incident) return { goldPresent, problems };
+}
 
+/** incident.json against its folder: the id, the task files, the report, the artifacts. */
+async function incidentFileProblems(
+  { dir, id, rel }: IncidentFolder,
+  incident: Incident,
+): Promise<DatasetProblem[]> {
+  const problems: DatasetProblem[] = [];
   if (incident.id !== id)
     problems.push({
       file: rel("incident.json"),
@@ -118,44 +144,56 @@ export async function checkIncident(datasetDir: string, id: string): Promise<Inc
         message: `the artifact named by incident.json $.artifacts[${index}].path is missing`,
       });
   }
-  if (gold && gold.incidentId !== incident.id)
+  return problems;
+}
+
+/** gold.json against incident.json: the incident id and the languages of the labeled files. */
+function goldIncidentProblems(
+  { rel }: IncidentFolder,
+  incident: Incident,
+  gold: Gold,
+): DatasetProblem[] {
+  const problems: DatasetProblem[] = [];
+  if (gold.incidentId !== incident.id)
     problems.push({
       file: rel("gold.json"),
       path: "$.incidentId",
       message: `expected ${JSON.stringify(incident.id)}, found ${JSON.stringify(gold.incidentId)}`,
     });
-  if (gold)
-    gold.blocks.forEach((block, index) => {
-      const extension = block.path.split(".").pop() ?? "";
-      const language = extensions[extension];
-      if (language && !incident.languages.includes(language))
-        problems.push({
-          file: rel("gold.json"),
-          path: `$.blocks[${index}].path`,
-          message: `${block.path} is ${language} code, but incident.json $.languages lists ${incident.languages.join(", ")}`,
-        });
-    });
+  gold.blocks.forEach((block, index) => {
+    const extension = block.path.split(".").pop() ?? "";
+    const language = extensions[extension];
+    if (language && !incident.languages.includes(language))
+      problems.push({
+        file: rel("gold.json"),
+        path: `$.blocks[${index}].path`,
+        message: `${block.path} is ${language} code, but incident.json $.languages lists ${incident.languages.join(", ")}`,
+      });
+  });
+  return problems;
+}
 
+/**
+ * A repository stored as data (history.json and the buggy tree): replays it and checks the
+ * buggy and fix commits it builds, and the gold blocks against the buggy tree.
+ */
+async function checkStoredRepository(
+  folder: IncidentFolder,
+  incident: Incident,
+  gold: Gold | undefined,
+  { goldPresent, problems }: { goldPresent: boolean; problems: DatasetProblem[] },
+): Promise<IncidentCheck> {
+  const { dir, rel } = folder;
   const url = incident.repository.url;
-  if (isRemoteUrl(url)) {
-    return {
-      incident,
-      ...(gold ? { gold } : {}),
-      repository: { kind: "remote", url, buggyCommit: incident.repository.buggyCommit },
-      goldPresent,
-      problems,
-    };
-  }
   const repoDir = join(dir, url);
   const historyFile = `${url.replace(/\/$/, "")}/history.json`;
-  let history: RepoHistory | undefined;
-  try {
-    history = parseRepoHistory(await readFileChecked(join(repoDir, "history.json")), {
-      source: rel(historyFile),
-    });
-  } catch (error) {
-    problems.push(...problemsOf(error, rel(historyFile)));
-  }
+  // history.json is read at <url>/history.json, and named by the url as written (less a final /)
+  const history = await parseFile(
+    { ...folder, rel: () => rel(historyFile) },
+    join(url, "history.json"),
+    parseRepoHistory,
+    problems,
+  );
   if ((await exists(join(repoDir, "tree"))) !== "dir") {
     problems.push({ file: rel(`${url}/tree`), message: "the buggy tree folder is missing" });
     return { incident, goldPresent, problems };
@@ -164,46 +202,8 @@ export async function checkIncident(datasetDir: string, id: string): Promise<Inc
   const tree = await readTree(join(repoDir, "tree"));
   const replay = replayHistory(history, tree, rel(historyFile));
   problems.push(...replay.problems);
-  if (replay.buggy && replay.buggy.oid !== incident.repository.buggyCommit)
-    problems.push({
-      file: rel("incident.json"),
-      path: "$.repository.buggyCommit",
-      message: `expected ${replay.buggy.oid} (the buggy commit built from ${historyFile}), found ${incident.repository.buggyCommit}`,
-    });
-  if (gold) {
-    if (!replay.fix)
-      problems.push({
-        file: rel(historyFile),
-        path: "$.commits",
-        message: 'expected a commit with "role": "fix" (gold.json names a fix commit)',
-      });
-    else if (replay.fix.oid !== gold.fix.commit)
-      problems.push({
-        file: rel("gold.json"),
-        path: "$.fix.commit",
-        message: `expected ${replay.fix.oid} (the fix commit built from ${historyFile}), found ${gold.fix.commit}`,
-      });
-    gold.blocks.forEach((block, index) => {
-      const content = tree.get(block.path);
-      if (content === undefined) {
-        problems.push({
-          file: rel("gold.json"),
-          path: `$.blocks[${index}].path`,
-          message: `${block.path} is not a file of the buggy tree`,
-        });
-        return;
-      }
-      const lines = content.endsWith("\n")
-        ? content.split("\n").length - 1
-        : content.split("\n").length;
-      if (block.endLine > lines)
-        problems.push({
-          file: rel("gold.json"),
-          path: `$.blocks[${index}].endLine`,
-          message: `expected a line <= ${lines} (the length of ${block.path}), found ${block.endLine}`,
-        });
-    });
-  }
+  problems.push(...replayProblems(folder, historyFile, replay, incident, gold));
+  if (gold) problems.push(...goldTreeProblems(folder, gold, tree));
   return {
     incident,
     ...(gold ? { gold } : {}),
@@ -211,4 +211,65 @@ export async function checkIncident(datasetDir: string, id: string): Promise<Inc
     goldPresent,
     problems,
   };
+}
+
+/** The buggy and fix commits the replay built, against incident.json and gold.json. */
+function replayProblems(
+  { rel }: IncidentFolder,
+  historyFile: string,
+  replay: ReplayResult,
+  incident: Incident,
+  gold: Gold | undefined,
+): DatasetProblem[] {
+  const problems: DatasetProblem[] = [];
+  if (replay.buggy && replay.buggy.oid !== incident.repository.buggyCommit)
+    problems.push({
+      file: rel("incident.json"),
+      path: "$.repository.buggyCommit",
+      message: `expected ${replay.buggy.oid} (the buggy commit built from ${historyFile}), found ${incident.repository.buggyCommit}`,
+    });
+  if (!gold) return problems;
+  if (!replay.fix)
+    problems.push({
+      file: rel(historyFile),
+      path: "$.commits",
+      message: 'expected a commit with "role": "fix" (gold.json names a fix commit)',
+    });
+  else if (replay.fix.oid !== gold.fix.commit)
+    problems.push({
+      file: rel("gold.json"),
+      path: "$.fix.commit",
+      message: `expected ${replay.fix.oid} (the fix commit built from ${historyFile}), found ${gold.fix.commit}`,
+    });
+  return problems;
+}
+
+/** Each gold block names a file of the buggy tree and ends within it. */
+function goldTreeProblems(
+  { rel }: IncidentFolder,
+  gold: Gold,
+  tree: ReadonlyMap<string, string>,
+): DatasetProblem[] {
+  const problems: DatasetProblem[] = [];
+  gold.blocks.forEach((block, index) => {
+    const content = tree.get(block.path);
+    if (content === undefined) {
+      problems.push({
+        file: rel("gold.json"),
+        path: `$.blocks[${index}].path`,
+        message: `${block.path} is not a file of the buggy tree`,
+      });
+      return;
+    }
+    const lines = content.endsWith("\n")
+      ? content.split("\n").length - 1
+      : content.split("\n").length;
+    if (block.endLine > lines)
+      problems.push({
+        file: rel("gold.json"),
+        path: `$.blocks[${index}].endLine`,
+        message: `expected a line <= ${lines} (the length of ${block.path}), found ${block.endLine}`,
+      });
+  });
+  return problems;
 }
