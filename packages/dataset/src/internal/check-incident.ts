@@ -7,7 +7,6 @@ import {
   parseGold,
   parseIncident,
   parseRepoHistory,
-  type RepoHistory,
   readFileChecked,
 } from "@distdebug/schema";
 import type { DatasetProblem } from "../problems.js";
