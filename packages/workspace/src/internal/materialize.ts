@@ -129,6 +129,26 @@ async function checkoutEol(reader: ObjectReader, files: readonly FileEntry[]): P
   return eolRules(contents);
 }
 
+/** The source commit's tree, walked: every tree parsed, and what the work tree holds. */
+interface SourceTree {
+  root: string;
+  trees: Map<string, TreeEntry[]>;
+  files: FileEntry[];
+  submodules: { path: Buffer; oid: string }[];
+  dirs: Buffer[];
+}
+
+/** What writing the blobs did: the new id of each scrubbed blob, sizes and replacements. */
+interface WrittenBlobs {
+  newBlobId: Map<string, string>;
+  /** Size of each (scrubbed) blob by source id. */
+  sizes: Map<string, number>;
+  /** Size in the work tree of files whose line endings were converted. */
+  worktreeSizes: Map<FileEntry, number>;
+  replacements: Replacement[];
+  bytes: number;
+}
+
 /**
  * Writes the tree of `commit` into `dir` (scrubbing needles) and makes `dir` a git repository
  * whose only commit is that tree, with a neutral identity. Line endings follow the tree's
@@ -136,22 +156,49 @@ async function checkoutEol(reader: ObjectReader, files: readonly FileEntry[]): P
  * give the same bytes.
  */
 export async function materialize(options: MaterializeOptions): Promise<MaterializeResult> {
-  const { reader, dir, matcher, signal } = options;
-  const dirBytes = Buffer.from(`${dir}/`);
+  const { reader, dir } = options;
   const [source] = await reader.readMany([options.commit]);
   if (source?.type !== "commit")
     throw new DistDebugError({
       code: "WORKSPACE_ERROR",
       message: `${options.commit} is not a commit`,
     });
-  const sourceTree = commitTree(source.content);
+  const tree = await walkSourceTree(reader, commitTree(source.content), options.signal);
+  const fixMode = await makeFolders(dir, tree);
+  const eol = await checkoutEol(reader, tree.files);
+  const pack = new PackWriter(options.compressionLevel);
+  const compressions: Promise<unknown>[] = [];
+  const written = await writeBlobs(options, tree, { eol, fixMode, pack, compressions });
+  const newTree = rewriteTrees(tree, written.newBlobId, pack, compressions);
+  const { oid: commit, payload: commitContent } = commitObject({
+    tree: newTree,
+    parents: [],
+    author: NEUTRAL_PERSON,
+    committer: NEUTRAL_PERSON,
+    message: NEUTRAL_MESSAGE,
+  });
+  compressions.push(pack.add(commit, "commit", commitContent));
+  await writeGitDir(dir, pack, indexEntries(tree, written), commit);
+  return {
+    sourceTree: tree.root,
+    tree: newTree,
+    commit,
+    files: tree.files.length,
+    bytes: written.bytes,
+    replacements: written.replacements,
+    submodules: tree.submodules.map((submodule) => submodule.path.toString("utf8")),
+  };
+}
 
-  // Walk the trees breadth first, one batch of reads per level.
-  const trees = new Map<string, TreeEntry[]>();
-  const files: FileEntry[] = [];
-  const submodules: { path: Buffer; oid: string }[] = [];
-  const dirs: Buffer[] = [];
-  let level: { oid: string; path: Buffer }[] = [{ oid: sourceTree, path: Buffer.alloc(0) }];
+/** Walks the trees breadth first, one batch of reads per level, checking every name. */
+async function walkSourceTree(
+  reader: ObjectReader,
+  root: string,
+  signal: AbortSignal | undefined,
+): Promise<SourceTree> {
+  const walked: SourceTree = { root, trees: new Map(), files: [], submodules: [], dirs: [] };
+  const { trees } = walked;
+  let level: { oid: string; path: Buffer }[] = [{ oid: root, path: Buffer.alloc(0) }];
   while (level.length > 0) {
     checkAborted(signal);
     const missing = [...new Set(level.map((node) => node.oid).filter((oid) => !trees.has(oid)))];
@@ -163,77 +210,84 @@ export async function materialize(options: MaterializeOptions): Promise<Material
         });
       trees.set(object.oid, parseTree(object.content));
     }
-    const next: { oid: string; path: Buffer }[] = [];
-    for (const node of level) {
-      for (const entry of trees.get(node.oid) ?? []) {
-        checkName(entry.name, node.path);
-        const path =
-          node.path.length === 0
-            ? entry.name
-            : Buffer.concat([node.path, Buffer.from("/"), entry.name]);
-        const kind = entryKind(entry.mode);
-        if (kind === "tree") {
-          dirs.push(path);
-          next.push({ oid: entry.oid, path });
-        } else if (kind === "submodule") submodules.push({ path, oid: entry.oid });
-        else files.push({ path, mode: entry.mode, oid: entry.oid });
-      }
-    }
-    level = next;
+    level = level.flatMap((node) => sortEntries(walked, node));
   }
+  return walked;
+}
 
+/** Files the entries of one tree node as folders, submodules or files; returns its subtrees. */
+function sortEntries(
+  walked: SourceTree,
+  node: { oid: string; path: Buffer },
+): { oid: string; path: Buffer }[] {
+  const next: { oid: string; path: Buffer }[] = [];
+  for (const entry of walked.trees.get(node.oid) ?? []) {
+    checkName(entry.name, node.path);
+    const path =
+      node.path.length === 0
+        ? entry.name
+        : Buffer.concat([node.path, Buffer.from("/"), entry.name]);
+    const kind = entryKind(entry.mode);
+    if (kind === "tree") {
+      walked.dirs.push(path);
+      next.push({ oid: entry.oid, path });
+    } else if (kind === "submodule") walked.submodules.push({ path, oid: entry.oid });
+    else walked.files.push({ path, mode: entry.mode, oid: entry.oid });
+  }
+  return next;
+}
+
+/** Creates every folder (submodules as empty ones); returns whether the umask strips mode bits. */
+async function makeFolders(dir: string, tree: SourceTree): Promise<boolean> {
+  const dirBytes = Buffer.from(`${dir}/`);
   const fixMode = await fileUmaskStripsBits(dir);
   if (fixMode) chmodSync(dir, 0o755);
-  for (const path of [...dirs, ...submodules.map((submodule) => submodule.path)]) {
+  for (const path of [...tree.dirs, ...tree.submodules.map((submodule) => submodule.path)]) {
     const target = Buffer.concat([dirBytes, path]);
     mkdirSync(target);
     // Folders are 755 whatever the umask, so a sandbox user can read the tree.
     if (fixMode) chmodSync(target, 0o755);
   }
+  return fixMode;
+}
 
-  const eol = await checkoutEol(reader, files);
+/** How blobs are written: line endings, the umask fix, and the pack that collects objects. */
+interface BlobSink {
+  eol: EolRules;
+  fixMode: boolean;
+  pack: PackWriter;
+  compressions: Promise<unknown>[];
+}
 
-  // Blobs: read in batches (the next batch is read while this one is written).
+/**
+ * Reads the blobs in batches in the source's storage order (delta chains resolve with their
+ * bases cached; the next batch is read while this one is written), scrubs them, adds them to
+ * the pack and writes every file that uses them.
+ */
+async function writeBlobs(
+  options: MaterializeOptions,
+  tree: SourceTree,
+  sink: BlobSink,
+): Promise<WrittenBlobs> {
+  const { reader, signal } = options;
   const pathsByBlob = new Map<string, FileEntry[]>();
-  for (const file of files) {
+  for (const file of tree.files) {
     const list = pathsByBlob.get(file.oid);
     if (list) list.push(file);
     else pathsByBlob.set(file.oid, [file]);
   }
-  // Read blobs in the source's storage order: delta chains resolve with their bases cached.
   const index = new PackReader(options.sourceGitDir);
   const blobs = index.storageOrder([...pathsByBlob.keys()]);
   index.close();
-  const pack = new PackWriter(options.compressionLevel);
-  const newBlobId = new Map<string, string>();
-  const sizes = new Map<string, number>();
-  const replacements: Replacement[] = [];
-  let bytes = 0;
-  let done = 0;
-  const compressions: Promise<unknown>[] = [];
-  let inFlight: Promise<unknown>[] = [];
-
-  const worktreeSizes = new Map<FileEntry, number>();
-  const writeOne = async (file: FileEntry, blob: Buffer): Promise<void> => {
-    const target = Buffer.concat([dirBytes, file.path]);
-    if (entryKind(file.mode) === "symlink") {
-      await symlink(blob, target);
-      await lutimes(target, NEUTRAL_TIME, NEUTRAL_TIME);
-      return;
-    }
-    const content = eol.convert(file.path.toString("utf8"), blob);
-    if (content !== blob) worktreeSizes.set(file, content.length);
-    const mode = file.mode === "100755" ? 0o755 : 0o644;
-    const handle = await open(target, "wx", mode);
-    try {
-      if (content.length > 0) await handle.write(content, 0, content.length, 0);
-      if (fixMode) await handle.chmod(mode);
-      await handle.utimes(NEUTRAL_TIME, NEUTRAL_TIME);
-    } finally {
-      await handle.close();
-    }
+  const written: WrittenBlobs = {
+    newBlobId: new Map(),
+    sizes: new Map(),
+    worktreeSizes: new Map(),
+    replacements: [],
+    bytes: 0,
   };
-
+  let done = 0;
+  let inFlight: Promise<unknown>[] = [];
   const readBatch = (
     from: number,
   ): { next: number; objects: ReturnType<ObjectReader["readMany"]> } => {
@@ -248,46 +302,102 @@ export async function materialize(options: MaterializeOptions): Promise<Material
     checkAborted(signal);
     const objects = await pending.objects;
     pending = pending.next < blobs.length ? readBatch(pending.next) : undefined;
-    const jobs: { file: FileEntry; content: Buffer }[] = [];
-    for (const object of objects) {
-      const scrubbed = scrubNeedles(object.content, matcher);
-      const oid = scrubbed.matches.length > 0 ? hashObject("blob", scrubbed.content) : object.oid;
-      newBlobId.set(object.oid, oid);
-      sizes.set(object.oid, scrubbed.content.length);
-      compressions.push(pack.add(oid, "blob", scrubbed.content));
-      for (const file of pathsByBlob.get(object.oid) ?? []) {
-        jobs.push({ file, content: scrubbed.content });
-        bytes += scrubbed.content.length;
-        for (const match of scrubbed.matches)
-          replacements.push({
-            file: file.path.toString("utf8"),
-            line: match.line,
-            needle: match.needle,
-          });
-      }
-    }
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(WRITERS, jobs.length) }, async () => {
-        while (next < jobs.length) {
-          const job = jobs[next++];
-          if (job) await writeOne(job.file, job.content);
-        }
-      }),
-    );
+    const jobs = scrubBatch(objects, pathsByBlob, options.matcher, sink, written);
+    await writeFiles(options.dir, jobs, sink, written);
     done += jobs.length;
-    options.onProgress?.(done, files.length);
+    options.onProgress?.(done, tree.files.length);
     // Bound the memory held by compressions in flight: at most about two batches.
     await Promise.all(inFlight);
-    inFlight = compressions.splice(0);
+    inFlight = sink.compressions.splice(0);
   }
+  return written;
+}
 
-  // Trees: rewrite those whose blobs changed, bottom up, memoized by id.
+/** Scrubs one batch of blobs into the pack; returns the files to write with their content. */
+function scrubBatch(
+  objects: Awaited<ReturnType<ObjectReader["readMany"]>>,
+  pathsByBlob: ReadonlyMap<string, FileEntry[]>,
+  matcher: NeedleMatcher,
+  sink: BlobSink,
+  written: WrittenBlobs,
+): { file: FileEntry; content: Buffer }[] {
+  const jobs: { file: FileEntry; content: Buffer }[] = [];
+  for (const object of objects) {
+    const scrubbed = scrubNeedles(object.content, matcher);
+    const oid = scrubbed.matches.length > 0 ? hashObject("blob", scrubbed.content) : object.oid;
+    written.newBlobId.set(object.oid, oid);
+    written.sizes.set(object.oid, scrubbed.content.length);
+    sink.compressions.push(sink.pack.add(oid, "blob", scrubbed.content));
+    for (const file of pathsByBlob.get(object.oid) ?? []) {
+      jobs.push({ file, content: scrubbed.content });
+      written.bytes += scrubbed.content.length;
+      for (const match of scrubbed.matches)
+        written.replacements.push({
+          file: file.path.toString("utf8"),
+          line: match.line,
+          needle: match.needle,
+        });
+    }
+  }
+  return jobs;
+}
+
+/** Writes the files of a batch, {@link WRITERS} at a time. */
+async function writeFiles(
+  dir: string,
+  jobs: readonly { file: FileEntry; content: Buffer }[],
+  sink: BlobSink,
+  written: WrittenBlobs,
+): Promise<void> {
+  const dirBytes = Buffer.from(`${dir}/`);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(WRITERS, jobs.length) }, async () => {
+      while (next < jobs.length) {
+        const job = jobs[next++];
+        if (job) await writeOne(Buffer.concat([dirBytes, job.file.path]), job, sink, written);
+      }
+    }),
+  );
+}
+
+/** Writes one file or symlink with the neutral mtime (line endings converted as checked out). */
+async function writeOne(
+  target: Buffer,
+  { file, content: blob }: { file: FileEntry; content: Buffer },
+  sink: BlobSink,
+  written: WrittenBlobs,
+): Promise<void> {
+  if (entryKind(file.mode) === "symlink") {
+    await symlink(blob, target);
+    await lutimes(target, NEUTRAL_TIME, NEUTRAL_TIME);
+    return;
+  }
+  const content = sink.eol.convert(file.path.toString("utf8"), blob);
+  if (content !== blob) written.worktreeSizes.set(file, content.length);
+  const mode = file.mode === "100755" ? 0o755 : 0o644;
+  const handle = await open(target, "wx", mode);
+  try {
+    if (content.length > 0) await handle.write(content, 0, content.length, 0);
+    if (sink.fixMode) await handle.chmod(mode);
+    await handle.utimes(NEUTRAL_TIME, NEUTRAL_TIME);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Rewrites the trees whose blobs changed, bottom up, memoized by id; returns the root's id. */
+function rewriteTrees(
+  tree: SourceTree,
+  newBlobId: ReadonlyMap<string, string>,
+  pack: PackWriter,
+  compressions: Promise<unknown>[],
+): string {
   const newTreeId = new Map<string, string>();
   const rewrite = (oid: string): string => {
     const known = newTreeId.get(oid);
     if (known) return known;
-    const entries = trees.get(oid) ?? [];
+    const entries = tree.trees.get(oid) ?? [];
     let changed = false;
     const updated = entries.map((entry) => {
       const kind = entryKind(entry.mode);
@@ -306,39 +416,35 @@ export async function materialize(options: MaterializeOptions): Promise<Material
     compressions.push(pack.add(id, "tree", content));
     return id;
   };
-  const tree = rewrite(sourceTree);
-  const { oid: commit, payload: commitContent } = commitObject({
-    tree,
-    parents: [],
-    author: NEUTRAL_PERSON,
-    committer: NEUTRAL_PERSON,
-    message: NEUTRAL_MESSAGE,
-  });
-  compressions.push(pack.add(commit, "commit", commitContent));
+  return rewrite(tree.root);
+}
 
+/** The index entries of the work tree (files with their work-tree sizes, then submodules). */
+function indexEntries(tree: SourceTree, written: WrittenBlobs): IndexEntry[] {
+  const entries: IndexEntry[] = tree.files.map((file) => ({
+    path: file.path,
+    mode: file.mode === "120000" ? 0o120000 : file.mode === "100755" ? 0o100755 : 0o100644,
+    oid: written.newBlobId.get(file.oid) ?? file.oid,
+    size: written.worktreeSizes.get(file) ?? written.sizes.get(file.oid) ?? 0,
+  }));
+  for (const submodule of tree.submodules)
+    entries.push({ path: submodule.path, mode: 0o160000, oid: submodule.oid, size: 0 });
+  return entries;
+}
+
+/** Writes `.git`: the pack, the index, HEAD, config and the one branch. */
+async function writeGitDir(
+  dir: string,
+  pack: PackWriter,
+  entries: IndexEntry[],
+  commit: string,
+): Promise<void> {
   const gitDir = join(dir, ".git");
   for (const sub of ["objects/pack", "objects/info", "refs/heads", "refs/tags"])
     await mkdir(join(gitDir, sub), { recursive: true });
   await pack.write(join(gitDir, "objects/pack"));
-  const indexEntries: IndexEntry[] = files.map((file) => ({
-    path: file.path,
-    mode: file.mode === "120000" ? 0o120000 : file.mode === "100755" ? 0o100755 : 0o100644,
-    oid: newBlobId.get(file.oid) ?? file.oid,
-    size: worktreeSizes.get(file) ?? sizes.get(file.oid) ?? 0,
-  }));
-  for (const submodule of submodules)
-    indexEntries.push({ path: submodule.path, mode: 0o160000, oid: submodule.oid, size: 0 });
-  await writeFile(join(gitDir, "index"), serializeIndex(indexEntries, NEUTRAL_TIME));
+  await writeFile(join(gitDir, "index"), serializeIndex(entries, NEUTRAL_TIME));
   writeFileSync(join(gitDir, "HEAD"), `ref: refs/heads/${WORKSPACE_BRANCH}\n`);
   writeFileSync(join(gitDir, "config"), WORKSPACE_CONFIG);
   writeFileSync(join(gitDir, "refs/heads", WORKSPACE_BRANCH), `${commit}\n`);
-  return {
-    sourceTree,
-    tree,
-    commit,
-    files: files.length,
-    bytes,
-    replacements,
-    submodules: submodules.map((submodule) => submodule.path.toString("utf8")),
-  };
 }
