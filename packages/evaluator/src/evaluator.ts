@@ -100,6 +100,18 @@ function blockKey(block: DiagnosisBlock): string {
   return JSON.stringify([block.path, block.startLine, block.endLine, block.symbol]);
 }
 
+/** What the scoring steps of one evaluator share. */
+interface EvaluatorState {
+  options: EvaluatorOptions;
+  parameters: Readonly<EvaluatorParameters>;
+  store: FileStore;
+  counter: RepositoryCounter;
+  /** The listed files, sorted (listed once; none without `listFiles` or when listing fails). */
+  listFiles: () => Promise<string[]>;
+  /** The size of the listed files, counted once (again after a failed read). */
+  listedSize: Promise<RepositorySize & { complete: boolean }> | undefined;
+}
+
 /**
  * Creates an evaluator over one buggy revision. Parsed files are cached by content hash, so
  * scoring many attempts parses each file once; the repository's size is counted once.
@@ -116,145 +128,39 @@ function blockKey(block: DiagnosisBlock): string {
  */
 export function createEvaluator(options: EvaluatorOptions): Evaluator {
   const languages = { ...DEFAULT_LANGUAGES, ...(options.languages ?? {}) };
-  const parameters = Object.freeze(evaluatorParameters(options));
-  const store = new FileStore(
-    options.readFile,
-    languages,
-    options.workspaceRoots ?? ["/workspace"],
-  );
-  const counter = new RepositoryCounter(options.readFile, languages);
   let listed: Promise<string[]> | undefined;
-  const listFiles = () => {
-    listed ??= options.listFiles
-      ? options.listFiles().then(
-          (files) => [...files].sort(),
-          () => [],
-        )
-      : Promise.resolve([]);
-    return listed;
+  const state: EvaluatorState = {
+    options,
+    parameters: Object.freeze(evaluatorParameters(options)),
+    store: new FileStore(options.readFile, languages, options.workspaceRoots ?? ["/workspace"]),
+    counter: new RepositoryCounter(options.readFile, languages),
+    listFiles: () => {
+      listed ??= options.listFiles
+        ? options.listFiles().then(
+            (files) => [...files].sort(),
+            () => [],
+          )
+        : Promise.resolve([]);
+      return listed;
+    },
+    listedSize: undefined,
   };
-  let listedSize: Promise<RepositorySize & { complete: boolean }> | undefined;
-  /** R: of the listed files (counted once), or without a list of the gold's files. */
-  const repositorySize = async (
-    gold: Pick<Gold, "blocks">,
-    signal?: AbortSignal,
-  ): Promise<RepositorySize> => {
-    if (!options.listFiles) {
-      const paths: string[] = [];
-      for (const block of gold.blocks) {
-        const resolution = await store.resolve(block.path);
-        if (resolution.status === "file") paths.push(resolution.file.path);
-      }
-      const { rows, files } = await counter.total(paths, signal);
-      return { rows, files };
-    }
-    listedSize ??= listFiles().then((files) => counter.total(files, signal));
-    const pending = listedSize;
-    const size = await pending.catch((error: unknown) => {
-      if (listedSize === pending) listedSize = undefined;
-      throw error;
-    });
-    // A total with a failed read is counted again next time.
-    if (!size.complete && listedSize === pending) listedSize = undefined;
-    return { rows: size.rows, files: size.files };
-  };
-
-  /** Resolves the diagnosis's blocks in listed order (each distinct block once). */
-  async function resolveSpans(
-    blocks: readonly DiagnosisBlock[],
-    goldSide: readonly GoldSide[],
-    signal: AbortSignal | undefined,
-  ): Promise<{ resolved: ResolvedSpan; block: DiagnosisBlock }[]> {
-    let searched: Promise<string[]> | undefined;
-    // A symbol without a path: the gold files, the files the diagnosis names, and listed files
-    // whose name is a part of a symbol. Worked out once per pass.
-    const symbolPaths = () => {
-      searched ??= (async () => {
-        const paths = new Set(goldSide.map((side) => side.path));
-        for (const block of blocks)
-          if (block.path !== undefined) {
-            const resolution = await store.resolve(block.path);
-            if (resolution.status === "file") paths.add(resolution.file.path);
-          }
-        const parts = new Set(
-          blocks.flatMap((block) =>
-            block.symbol ? block.symbol.split(/[^A-Za-z0-9_$]+/).map((p) => p.toLowerCase()) : [],
-          ),
-        );
-        for (const path of await listFiles()) if (parts.has(stem(path))) paths.add(path);
-        return [...paths].sort();
-      })();
-      return searched;
-    };
-    const byKey = new Map<string, ResolvedSpan>();
-    const spans: { resolved: ResolvedSpan; block: DiagnosisBlock }[] = [];
-    const pace = pacer(signal);
-    for (const block of blocks) {
-      const key = blockKey(block);
-      let resolved = byKey.get(key);
-      if (!resolved) {
-        resolved = await resolveSpan(block, { store, symbolPaths });
-        byKey.set(key, resolved);
-      }
-      spans.push({ block, resolved });
-      const pausing = pace(1 + resolved.atoms.length);
-      if (pausing) await pausing;
-    }
-    return spans;
-  }
-
-  async function scoreNow(input: ScoreInput): Promise<DiagnosisScores> {
-    const { gold, signal } = input;
-    checkAborted(signal);
-    const read = readDiagnosis(input.diagnosis, parameters.maxDiagnosisBlocks);
-    if (!read.valid) return scoreMissingDiagnosis({ gold, reason: read.reason, parameters });
-    const { diagnosis } = read;
-    store.beginPass();
-    const warnings = incidentWarnings(diagnosis, gold);
-    const goldSide = await resolveGold(store, gold, warnings);
-    const size = await repositorySize(gold, signal);
-    const spans = await resolveSpans(diagnosis.blocks, goldSide, signal);
-    return scoreSpans({
-      signal,
-      incidentId: gold.incidentId,
-      gold: goldSide,
-      spans,
-      warnings,
-      parameters,
-      coverageBudget: coverageBudget(parameters, size.rows),
-      repositoryRows: size.rows,
-      repositoryFiles: size.files,
-    });
-  }
-
-  /** A file of the revision, or `FILE_NOT_FOUND`. */
-  const existing = async (path: string): Promise<LoadedFile> => {
-    const resolution = await store.resolve(path);
-    if (resolution.status !== "file")
-      throw new DistDebugError({
-        code: "FILE_NOT_FOUND",
-        message: `${path}: ${resolution.status === "outside" ? "outside the repository" : "no such file in the repository"}`,
-        data: { path },
-      });
-    return resolution.file;
-  };
-
   // Scoring passes run one at a time: the store's per-pass reads must not interleave.
   let queue: Promise<unknown> = Promise.resolve();
   return {
-    parameters,
+    parameters: state.parameters,
     score(input) {
-      const result = queue.then(() => scoreNow(input));
+      const result = queue.then(() => scoreNow(state, input));
       queue = result.catch(() => undefined);
       return result;
     },
     async atoms(path) {
-      const file = await existing(path);
+      const file = await existing(state.store, path);
       return toAtomIndex(file.path, file.index);
     },
     async definitions(path) {
-      const file = await existing(path);
-      return (store.symbolsOf(file)?.all() ?? []).map(
+      const file = await existing(state.store, path);
+      return (state.store.symbolsOf(file)?.all() ?? []).map(
         ({ qualifiedName, kind, startLine, endLine }) => ({
           qualifiedName,
           kind,
@@ -265,7 +171,126 @@ export function createEvaluator(options: EvaluatorOptions): Evaluator {
       );
     },
     repositorySize(gold, signal) {
-      return repositorySize(gold ?? { blocks: [] }, signal);
+      return repositorySize(state, gold ?? { blocks: [] }, signal);
     },
   };
+}
+
+/** R: of the listed files (counted once), or without a list of the gold's files. */
+async function repositorySize(
+  state: EvaluatorState,
+  gold: Pick<Gold, "blocks">,
+  signal?: AbortSignal,
+): Promise<RepositorySize> {
+  const { store, counter } = state;
+  if (!state.options.listFiles) {
+    const paths: string[] = [];
+    for (const block of gold.blocks) {
+      const resolution = await store.resolve(block.path);
+      if (resolution.status === "file") paths.push(resolution.file.path);
+    }
+    const { rows, files } = await counter.total(paths, signal);
+    return { rows, files };
+  }
+  state.listedSize ??= state.listFiles().then((files) => counter.total(files, signal));
+  const pending = state.listedSize;
+  const size = await pending.catch((error: unknown) => {
+    if (state.listedSize === pending) state.listedSize = undefined;
+    throw error;
+  });
+  // A total with a failed read is counted again next time.
+  if (!size.complete && state.listedSize === pending) state.listedSize = undefined;
+  return { rows: size.rows, files: size.files };
+}
+
+/**
+ * The files a symbol without a path is looked up in: the gold files, the files the diagnosis
+ * names, and listed files whose name is a part of a symbol.
+ */
+async function symbolSearchPaths(
+  state: EvaluatorState,
+  blocks: readonly DiagnosisBlock[],
+  goldSide: readonly GoldSide[],
+): Promise<string[]> {
+  const paths = new Set(goldSide.map((side) => side.path));
+  for (const block of blocks)
+    if (block.path !== undefined) {
+      const resolution = await state.store.resolve(block.path);
+      if (resolution.status === "file") paths.add(resolution.file.path);
+    }
+  const parts = new Set(
+    blocks.flatMap((block) =>
+      block.symbol ? block.symbol.split(/[^A-Za-z0-9_$]+/).map((p) => p.toLowerCase()) : [],
+    ),
+  );
+  for (const path of await state.listFiles()) if (parts.has(stem(path))) paths.add(path);
+  return [...paths].sort();
+}
+
+/** Resolves the diagnosis's blocks in listed order (each distinct block once). */
+async function resolveSpans(
+  state: EvaluatorState,
+  blocks: readonly DiagnosisBlock[],
+  goldSide: readonly GoldSide[],
+  signal: AbortSignal | undefined,
+): Promise<{ resolved: ResolvedSpan; block: DiagnosisBlock }[]> {
+  let searched: Promise<string[]> | undefined;
+  // Worked out once per pass, and only when a block needs it.
+  const symbolPaths = () => {
+    searched ??= symbolSearchPaths(state, blocks, goldSide);
+    return searched;
+  };
+  const byKey = new Map<string, ResolvedSpan>();
+  const spans: { resolved: ResolvedSpan; block: DiagnosisBlock }[] = [];
+  const pace = pacer(signal);
+  for (const block of blocks) {
+    const key = blockKey(block);
+    let resolved = byKey.get(key);
+    if (!resolved) {
+      resolved = await resolveSpan(block, { store: state.store, symbolPaths });
+      byKey.set(key, resolved);
+    }
+    spans.push({ block, resolved });
+    const pausing = pace(1 + resolved.atoms.length);
+    if (pausing) await pausing;
+  }
+  return spans;
+}
+
+/** One scoring pass. */
+async function scoreNow(state: EvaluatorState, input: ScoreInput): Promise<DiagnosisScores> {
+  const { gold, signal } = input;
+  const { parameters, store } = state;
+  checkAborted(signal);
+  const read = readDiagnosis(input.diagnosis, parameters.maxDiagnosisBlocks);
+  if (!read.valid) return scoreMissingDiagnosis({ gold, reason: read.reason, parameters });
+  const { diagnosis } = read;
+  store.beginPass();
+  const warnings = incidentWarnings(diagnosis, gold);
+  const goldSide = await resolveGold(store, gold, warnings);
+  const size = await repositorySize(state, gold, signal);
+  const spans = await resolveSpans(state, diagnosis.blocks, goldSide, signal);
+  return scoreSpans({
+    signal,
+    incidentId: gold.incidentId,
+    gold: goldSide,
+    spans,
+    warnings,
+    parameters,
+    coverageBudget: coverageBudget(parameters, size.rows),
+    repositoryRows: size.rows,
+    repositoryFiles: size.files,
+  });
+}
+
+/** A file of the revision, or `FILE_NOT_FOUND`. */
+async function existing(store: FileStore, path: string): Promise<LoadedFile> {
+  const resolution = await store.resolve(path);
+  if (resolution.status !== "file")
+    throw new DistDebugError({
+      code: "FILE_NOT_FOUND",
+      message: `${path}: ${resolution.status === "outside" ? "outside the repository" : "no such file in the repository"}`,
+      data: { path },
+    });
+  return resolution.file;
 }
