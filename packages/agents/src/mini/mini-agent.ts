@@ -98,144 +98,190 @@ export function createMiniAgent(options: MiniAgentOptions): Agent {
 }
 
 async function runMini(context: AgentContext, options: MiniAgentOptions): Promise<AgentOutcome> {
-  const { config } = context;
-  const model = config.model;
+  const model = context.config.model;
   if (!model)
     throw new DistDebugError({
       code: "INVALID_CONFIG",
       message: "agent.type mini needs a model section in the config",
     });
   const startedAt = new Date();
-  const client =
-    options.client?.(model) ??
-    createModelClient({
-      model,
-      apiKey: options.apiKey,
-      ...(options.retryInitialDelayMs === undefined
-        ? {}
-        : { retryInitialDelayMs: options.retryInitialDelayMs }),
-    });
+  const client = options.client?.(model) ?? defaultClient(model, options);
   const meter = new UsageMeter({
     prices: model.prices,
-    budget: { costLimitUsd: config.agent.costLimitUsd },
+    budget: { costLimitUsd: context.config.agent.costLimitUsd },
   });
-  const variables = await taskVariables(context);
-  const steps: TrajectoryStep[] = [];
-  const messages: ModelMessage[] = [];
-  const say = (message: ModelMessage) => {
-    messages.push(message);
-    steps.push({
+  const run = new MiniRun(context, model, client, meter, await taskVariables(context));
+  run.start();
+  await run.loop();
+  return run.finish(startedAt);
+}
+
+function defaultClient(model: ModelConfig, options: MiniAgentOptions): ModelClient {
+  return createModelClient({
+    model,
+    apiKey: options.apiKey,
+    ...(options.retryInitialDelayMs === undefined
+      ? {}
+      : { retryInitialDelayMs: options.retryInitialDelayMs }),
+  });
+}
+
+type ModelReply = Awaited<ReturnType<ModelClient["complete"]>>;
+type MiniOutcome = Omit<AgentOutcome, "usage" | "trajectory">;
+
+const INTERRUPTED: MiniOutcome = { status: "agent-error", message: "the run was interrupted" };
+
+/** One run of the mini agent: the conversation, the record of steps, and how it ended. */
+class MiniRun {
+  readonly steps: TrajectoryStep[] = [];
+  readonly messages: ModelMessage[] = [];
+  exitStatus = "error";
+  submission: string | undefined;
+  outcome: MiniOutcome = { status: "agent-error", message: "the agent did not end" };
+  modelSteps = 0;
+  stopped: { kind: LimitKind; message: string } | undefined;
+
+  constructor(
+    private readonly context: AgentContext,
+    private readonly model: ModelConfig,
+    private readonly client: ModelClient,
+    private readonly meter: UsageMeter,
+    private readonly variables: Partial<Record<TemplateVariable, string | number>>,
+  ) {}
+
+  /** Adds a message to the conversation and to the record. */
+  say(message: ModelMessage): void {
+    this.messages.push(message);
+    this.steps.push({
       type: "message",
       role: message.role,
       content: message.content,
       at: new Date().toISOString(),
     });
-  };
-  say({
-    role: "system",
-    content: renderTemplate(
-      config.agent.systemTemplate ?? DEFAULT_SYSTEM_TEMPLATE,
-      variables,
-      "agent.systemTemplate",
-    ),
-  });
-  say({
-    role: "user",
-    content: renderTemplate(
-      config.agent.instanceTemplate ?? DEFAULT_INSTANCE_TEMPLATE,
-      variables,
-      "agent.instanceTemplate",
-    ),
-  });
+  }
 
-  let exitStatus = "error";
-  let submission: string | undefined;
-  let outcome: Omit<AgentOutcome, "usage" | "trajectory"> = {
-    status: "agent-error",
-    message: "the agent did not end",
-  };
-  let modelSteps = 0;
-  const limit = (kind: LimitKind, message: string) => {
-    exitStatus = "limit-exceeded";
-    outcome = { status: "limit-exceeded", message };
+  /** The system and instance messages. */
+  start(): void {
+    const { agent } = this.context.config;
+    this.say({
+      role: "system",
+      content: renderTemplate(
+        agent.systemTemplate ?? DEFAULT_SYSTEM_TEMPLATE,
+        this.variables,
+        "agent.systemTemplate",
+      ),
+    });
+    this.say({
+      role: "user",
+      content: renderTemplate(
+        agent.instanceTemplate ?? DEFAULT_INSTANCE_TEMPLATE,
+        this.variables,
+        "agent.instanceTemplate",
+      ),
+    });
+  }
+
+  /** Steps until the agent submits, fails, is interrupted or reaches a limit. */
+  async loop(): Promise<void> {
+    while (!this.context.signal.aborted) {
+      this.stopped = this.stopReason();
+      if (this.stopped) break;
+      if (!(await this.step())) break;
+    }
+    if (this.context.signal.aborted && this.outcome.status === "succeeded")
+      this.outcome = INTERRUPTED;
+  }
+
+  /** Ends the run at a limit. */
+  limit(kind: LimitKind, message: string): { kind: LimitKind; message: string } {
+    this.exitStatus = "limit-exceeded";
+    this.outcome = { status: "limit-exceeded", message };
     return { kind, message };
-  };
-  const stopReason = () => {
-    if (Date.now() >= context.deadline)
-      return limit(
-        "wall-time",
-        `the wall-time limit of ${config.agent.wallTimeLimitSec} s was reached`,
-      );
-    if (config.agent.stepLimit > 0 && modelSteps >= config.agent.stepLimit)
-      return limit("step", `the step limit of ${config.agent.stepLimit} steps was reached`);
-    const over = meter.exceeded();
-    if (over !== undefined) return limit("cost", over);
-    return undefined;
-  };
-  let stopped: { kind: LimitKind; message: string } | undefined;
+  }
 
-  while (!context.signal.aborted) {
-    stopped = stopReason();
-    if (stopped) break;
-    modelSteps += 1;
+  stopReason(): { kind: LimitKind; message: string } | undefined {
+    const { agent } = this.context.config;
+    if (Date.now() >= this.context.deadline)
+      return this.limit(
+        "wall-time",
+        `the wall-time limit of ${agent.wallTimeLimitSec} s was reached`,
+      );
+    if (agent.stepLimit > 0 && this.modelSteps >= agent.stepLimit)
+      return this.limit("step", `the step limit of ${agent.stepLimit} steps was reached`);
+    const over = this.meter.exceeded();
+    if (over !== undefined) return this.limit("cost", over);
+    return undefined;
+  }
+
+  /** One model call and the command it asks for; false when the run ends. */
+  async step(): Promise<boolean> {
+    this.modelSteps += 1;
+    const reply = await this.callModel();
+    if (!reply) return false;
+    const actions = parseActions(reply.content);
+    if (actions.length === 1) return this.runCommand(actions[0] ?? "");
+    this.say({
+      role: "user",
+      content: renderTemplate(
+        this.context.config.agent.formatErrorTemplate ?? DEFAULT_FORMAT_ERROR_TEMPLATE,
+        { ...this.variables, actions: actions.length },
+        "agent.formatErrorTemplate",
+      ),
+    });
+    return true;
+  }
+
+  /** Calls the model within the time left; records the call. Undefined when it failed. */
+  async callModel(): Promise<ModelReply | undefined> {
+    const { context, meter } = this;
     const remaining = Math.max(1, context.deadline - Date.now());
-    let reply: Awaited<ReturnType<ModelClient["complete"]>>;
     const started = Date.now();
+    let reply: ModelReply;
     try {
-      reply = await client.complete(messages, {
+      reply = await this.client.complete(this.messages, {
         signal: AbortSignal.any([context.signal, AbortSignal.timeout(remaining)]),
       });
     } catch (error) {
-      const message = errorMessage(error);
-      steps.push(
-        meter.recordFailure({
-          model: model.name,
-          durationMs: Date.now() - started,
-          error: message,
-        }),
-      );
-      if (context.signal.aborted) {
-        outcome = { status: "agent-error", message: "the run was interrupted" };
-        break;
-      }
-      if (Date.now() >= context.deadline) {
-        stopped = limit(
-          "wall-time",
-          `the wall-time limit of ${config.agent.wallTimeLimitSec} s was reached during a model call`,
-        );
-        break;
-      }
-      exitStatus = "error";
-      outcome = { status: "agent-error", message };
-      break;
+      this.modelCallFailed(errorMessage(error), Date.now() - started);
+      return undefined;
     }
     const call = meter.record({
       ...reply.tokens,
       model: reply.model,
       durationMs: reply.durationMs,
     });
-    steps.push(call);
+    this.steps.push(call);
     context.emit({
       type: "model-call-end",
       incidentId: context.incidentId,
       attempt: context.attempt,
       usage: { ...reply.tokens, calls: 1, costUsd: call.costUsd },
     });
-    say({ role: "assistant", content: reply.content });
+    this.say({ role: "assistant", content: reply.content });
+    return reply;
+  }
 
-    const actions = parseActions(reply.content);
-    if (actions.length !== 1) {
-      say({
-        role: "user",
-        content: renderTemplate(
-          config.agent.formatErrorTemplate ?? DEFAULT_FORMAT_ERROR_TEMPLATE,
-          { ...variables, actions: actions.length },
-          "agent.formatErrorTemplate",
-        ),
-      });
-      continue;
+  /** A failed call ends the run: interrupted, out of time, or an agent error. */
+  modelCallFailed(message: string, durationMs: number): void {
+    const { context } = this;
+    this.steps.push(
+      this.meter.recordFailure({ model: this.model.name, durationMs, error: message }),
+    );
+    if (context.signal.aborted) this.outcome = INTERRUPTED;
+    else if (Date.now() >= context.deadline)
+      this.stopped = this.limit(
+        "wall-time",
+        `the wall-time limit of ${context.config.agent.wallTimeLimitSec} s was reached during a model call`,
+      );
+    else {
+      this.exitStatus = "error";
+      this.outcome = { status: "agent-error", message };
     }
-    const command = actions[0] ?? "";
+  }
+
+  /** Runs one command in the sandbox and shows its output; false when the run ends. */
+  async runCommand(command: string): Promise<boolean> {
+    const { context } = this;
     const timeoutMs = Math.max(
       1,
       Math.min(context.sandbox.policy.limits.timeoutMs, context.deadline - Date.now()),
@@ -247,14 +293,14 @@ async function runMini(context: AgentContext, options: MiniAgentOptions): Promis
         throw error;
       });
     if (!result) {
-      outcome = { status: "agent-error", message: "the run was interrupted" };
-      break;
+      this.outcome = INTERRUPTED;
+      return false;
     }
     const output =
       result.stderr === ""
         ? result.stdout
         : `${result.stdout}${result.stdout.endsWith("\n") || result.stdout === "" ? "" : "\n"}${result.stderr}`;
-    steps.push({
+    this.steps.push({
       type: "command",
       command,
       exitCode: result.exitCode,
@@ -274,54 +320,58 @@ async function runMini(context: AgentContext, options: MiniAgentOptions): Promis
     });
     const lines = result.stdout.trimStart().split("\n");
     if (lines[0]?.trim() === SUBMIT_SENTINEL && !result.timedOut) {
-      exitStatus = "submitted";
-      submission = lines.slice(1).join("\n").trim();
-      outcome = { status: "succeeded" };
-      break;
+      this.exitStatus = "submitted";
+      this.submission = lines.slice(1).join("\n").trim();
+      this.outcome = { status: "succeeded" };
+      return false;
     }
-    say({
+    this.say({
       role: "user",
       content: formatObservation(
         { exitCode: result.exitCode, output, timedOut: result.timedOut, timeoutMs },
-        config.environment.observationChars,
+        context.config.environment.observationChars,
       ),
     });
+    return true;
   }
-  if (context.signal.aborted && outcome.status === "succeeded")
-    outcome = { status: "agent-error", message: "the run was interrupted" };
 
-  // The record replaces whatever the model left at /output/trajectory.json (a link or FIFO is
-  // replaced, never followed); a directory cannot be replaced, and is the model's error.
-  const trajectoryPath = join(context.outputDir, formats.trajectory.fileName);
-  const blocked = (await lstat(trajectoryPath).catch(() => undefined))?.isDirectory() ?? false;
-  if (blocked) {
-    exitStatus = "error";
-    outcome = {
-      status: "agent-error",
-      message: `/output/${formats.trajectory.fileName}: is a directory, not a file`,
+  /** Writes the trajectory to /output and returns the outcome. */
+  async finish(startedAt: Date): Promise<AgentOutcome> {
+    // The record replaces whatever the model left at /output/trajectory.json (a link or FIFO is
+    // replaced, never followed); a directory cannot be replaced, and is the model's error.
+    const trajectoryPath = join(this.context.outputDir, formats.trajectory.fileName);
+    const blocked = (await lstat(trajectoryPath).catch(() => undefined))?.isDirectory() ?? false;
+    if (blocked) {
+      this.exitStatus = "error";
+      this.outcome = {
+        status: "agent-error",
+        message: `/output/${formats.trajectory.fileName}: is a directory, not a file`,
+      };
+    }
+    const trajectory = this.trajectory(startedAt, new Date());
+    // The harness's record replaces anything the model may have written there.
+    if (!blocked) await writeFileAtomic(trajectoryPath, serialize(trajectory));
+    return { ...this.outcome, usage: this.meter.usage, trajectory };
+  }
+
+  trajectory(startedAt: Date, endedAt: Date): Trajectory {
+    return {
+      format: "distdebug.trajectory/1",
+      incidentId: this.context.incidentId,
+      agent: { name: "mini", version: AGENTS_VERSION },
+      model: { provider: this.model.provider, name: this.model.name },
+      exitStatus: this.exitStatus,
+      ...(this.submission ? { submission: this.submission } : {}),
+      usage: this.meter.usage,
+      steps: this.steps,
+      startedAt: startedAt.toISOString(),
+      endedAt: endedAt.toISOString(),
+      durationMs: endedAt.getTime() - startedAt.getTime(),
+      extra: {
+        modelSteps: this.modelSteps,
+        ...(this.stopped ? { limit: this.stopped.kind } : {}),
+        ...(this.outcome.message ? { message: this.outcome.message } : {}),
+      },
     };
   }
-
-  const endedAt = new Date();
-  const trajectory: Trajectory = {
-    format: "distdebug.trajectory/1",
-    incidentId: context.incidentId,
-    agent: { name: "mini", version: AGENTS_VERSION },
-    model: { provider: model.provider, name: model.name },
-    exitStatus,
-    ...(submission ? { submission } : {}),
-    usage: meter.usage,
-    steps,
-    startedAt: startedAt.toISOString(),
-    endedAt: endedAt.toISOString(),
-    durationMs: endedAt.getTime() - startedAt.getTime(),
-    extra: {
-      modelSteps,
-      ...(stopped ? { limit: stopped.kind } : {}),
-      ...(outcome.message ? { message: outcome.message } : {}),
-    },
-  };
-  // The harness's record replaces anything the model may have written there.
-  if (!blocked) await writeFileAtomic(trajectoryPath, serialize(trajectory));
-  return { ...outcome, usage: meter.usage, trajectory };
 }
