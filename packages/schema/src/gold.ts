@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CommitId, formatTag, LineNumber, RepoPath } from "./common.js";
+import { CommitId, formatTag, LineNumber, RepoPath, textOfAtLeast } from "./common.js";
 import { withJsonSchemaRule } from "./internal/json-rule.js";
 
 /** A labeled causal block at the buggy revision (1-based, inclusive). */
@@ -27,7 +27,7 @@ export const Gold = withJsonSchemaRule(
         url: z.string().optional(),
       }),
       /** Strings that must not appear in the agent's workspace: issue keys, fix ids. */
-      needles: z.array(z.string().min(3)).default([]),
+      needles: z.array(textOfAtLeast(3)).default([]),
     })
     .superRefine((gold, ctx) => {
       gold.blocks.forEach((block, index) => {

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { formatTag } from "./common.js";
+import { formatTag, textOfAtLeast } from "./common.js";
 import { withJsonSchemaRule } from "./internal/json-rule.js";
 
 /** A commit author or committer; the date is part of the commit id, so it is fixed. */
 export const HistoryPerson = z.object({
   name: z.string().min(1),
-  email: z.string().min(3),
+  email: textOfAtLeast(3),
 });
 
 /** A search-and-replace edit of one file; `find` must occur exactly once. */
