@@ -1,10 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parse as parseYaml } from "yaml";
 import { type FormatKind, formats } from "./formats.js";
+import { exampleDocuments, type Json } from "./testing/examples.js";
 
 /**
  * One validity rule: for every format, `ajv` with the committed JSON Schema file and the zod
@@ -13,60 +13,10 @@ import { type FormatKind, formats } from "./formats.js";
  * wrong types, boundary numbers, edge strings, array items removed or doubled).
  */
 
-const root = join(import.meta.dirname, "..", "..", "..");
 const schemaDir = join(import.meta.dirname, "..", "json-schema");
 
 /** Documents per format; with 13 formats the whole test checks tens of thousands. */
 const RUNS_PER_FORMAT = 2500;
-
-/** Where the valid examples of each format live (globs from the repository root). */
-const seedGlobs: Record<FormatKind, string[]> = {
-  incident: ["examples/dataset/*/incident.json", "datasets/catalog/kafka-1*/incident.json"],
-  gold: ["examples/dataset/*/gold.json", "datasets/catalog/kafka-1*/gold.json"],
-  diagnosis: [
-    "examples/files/diagnosis.json",
-    "examples/validate-diagnosis/agent-output/diagnosis.json",
-    "packages/schema/fixtures/valid/diagnosis.json",
-  ],
-  trajectory: ["examples/files/trajectory.json"],
-  diagnosis_scores: ["packages/schema/fixtures/valid/diagnosis_scores.json"],
-  attempt: ["packages/schema/fixtures/valid/attempt.json"],
-  run: ["packages/schema/fixtures/valid/run.json"],
-  summary: ["packages/schema/fixtures/valid/summary.json"],
-  config: ["examples/files/config.yaml", "configs/*/*.yaml"],
-  submission: ["packages/schema/fixtures/valid/submission.json"],
-  dataset: ["examples/dataset/dataset.json", "datasets/catalog/dataset.json"],
-  task: ["packages/schema/fixtures/valid/task.json"],
-  repo_history: ["examples/dataset/*/repo/history.json"],
-};
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-/** The files matching `pattern` (`*` within one path segment) under the repository root. */
-function expand(pattern: string): string[] {
-  let found = [root];
-  for (const segment of pattern.split("/")) {
-    if (!segment.includes("*")) {
-      found = found.map((dir) => join(dir, segment)).filter((path) => existsSync(path));
-      continue;
-    }
-    const matcher = new RegExp(`^${segment.replaceAll(".", "\\.").replaceAll("*", ".*")}$`);
-    found = found.flatMap((dir) =>
-      readdirSync(dir)
-        .filter((name) => matcher.test(name))
-        .map((name) => join(dir, name)),
-    );
-  }
-  return found;
-}
-
-function seedsOf(kind: FormatKind): Json[] {
-  const files = seedGlobs[kind].flatMap(expand);
-  return files.sort().map((file) => {
-    const text = readFileSync(file, "utf8");
-    return (file.endsWith(".yaml") ? parseYaml(text) : JSON.parse(text)) as Json;
-  });
-}
 
 function compiledSchema(kind: FormatKind): ValidateFunction {
   const ajv = new Ajv2020({
@@ -244,7 +194,7 @@ describe("the committed JSON Schema and the zod parser", () => {
   const kinds = Object.keys(formats) as FormatKind[];
 
   it.each(kinds)("agree on %s documents near the valid shape", { timeout: 120_000 }, (kind) => {
-    const seeds = seedsOf(kind);
+    const seeds = exampleDocuments(kind).map((example) => example.document);
     expect(seeds.length, `valid examples of ${kind}`).toBeGreaterThan(0);
     const validate = compiledSchema(kind);
     const zod = formats[kind].schema;
