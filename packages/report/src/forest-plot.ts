@@ -16,7 +16,7 @@ export interface ForestPlotOptions {
   title: string;
   /** Sort rows by mean, highest first. Default true. */
   sort?: boolean;
-  /** Width in pixels. Default 720. */
+  /** Width in pixels. Default 720; widened when the labels need more room. */
   width?: number;
   /** Axis domain on the 0-1 scale. Default [0, 1], widened to fit every interval. */
   domain?: readonly [number, number];
@@ -25,6 +25,26 @@ export interface ForestPlotOptions {
 const ROW_HEIGHT = 26;
 const TOP = 30;
 const BOTTOM = 34;
+const FONT_SIZE = 12;
+/** The plot area keeps at least this width however long the labels are. */
+const MIN_PLOT_WIDTH = 240;
+
+/**
+ * The width of `text` at {@link FONT_SIZE} in a sans-serif font, estimated from character
+ * classes and rounded up, so a label column this wide holds the text without clipping.
+ */
+function estimateTextWidth(text: string): number {
+  let ems = 0;
+  for (const char of text) {
+    if (char === " ") ems += 0.3;
+    else if (/[iljtfr.,:;'!|()[\]{}/\\-]/.test(char)) ems += 0.4;
+    else if (/[mwMW@%]/.test(char)) ems += 0.95;
+    else if (/[A-Z]/.test(char)) ems += 0.75;
+    else if (char.charCodeAt(0) < 128) ems += 0.62;
+    else ems += 1;
+  }
+  return Math.ceil(ems * FONT_SIZE);
+}
 
 /**
  * An SVG forest plot: one row per configuration (or subgroup), a dot at the mean and a whisker
@@ -46,15 +66,18 @@ export function forestPlotSvg(options: ForestPlotOptions): string {
       : [...options.rows].sort(
           (a, b) => b.estimate.mean - a.estimate.mean || a.label.localeCompare(b.label),
         );
-  const width = options.width ?? 720;
+  const labels = rows.map((row) => (row.n === undefined ? row.label : `${row.label} (n=${row.n})`));
+  const requested = options.width ?? 720;
+  const longest = Math.max(0, ...labels.map(estimateTextWidth));
+  const labelWidth = Math.max(Math.min(260, Math.round(requested * 0.32)), longest + 6);
+  const valueWidth = 150;
+  const width = Math.max(requested, labelWidth + 10 + MIN_PLOT_WIDTH + valueWidth + 10);
   let [low, high] = options.domain ?? [0, 1];
   for (const row of rows) {
     low = Math.min(low, row.estimate.low, row.estimate.mean);
     high = Math.max(high, row.estimate.high, row.estimate.mean);
   }
   if (high <= low) high = low + 1;
-  const labelWidth = Math.min(260, Math.round(width * 0.32));
-  const valueWidth = 150;
   const plotLeft = labelWidth + 10;
   const plotRight = width - valueWidth - 10;
   const x = (share: number) =>
@@ -62,7 +85,7 @@ export function forestPlotSvg(options: ForestPlotOptions): string {
   const height = TOP + rows.length * ROW_HEIGHT + BOTTOM;
   const parts: string[] = [];
   parts.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" class="forest-plot" role="img" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" class="forest-plot" role="img" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="${FONT_SIZE}">`,
     `<title>${escapeHtml(options.title)}</title>`,
     `<text x="0" y="16" font-weight="600">${escapeHtml(options.title)}</text>`,
   );
@@ -80,7 +103,7 @@ export function forestPlotSvg(options: ForestPlotOptions): string {
     parts.push(`<line x1="${x(0)}" y1="${TOP - 4}" x2="${x(0)}" y2="${axisY}" stroke="#888"/>`);
   rows.forEach((row, index) => {
     const y = TOP + index * ROW_HEIGHT + ROW_HEIGHT / 2;
-    const label = row.n === undefined ? row.label : `${row.label} (n=${row.n})`;
+    const label = labels[index]!;
     parts.push(
       `<g class="forest-row" data-label="${escapeHtml(row.label)}">`,
       `<text x="${labelWidth}" y="${y + 4}" text-anchor="end">${escapeHtml(label)}</text>`,

@@ -98,6 +98,30 @@ describe("forestPlotSvg", () => {
     expect(whiskers[1]![0]!).toBeLessThan(whiskers[1]![1]!);
   });
 
+  it("makes the label column as wide as the longest label (none clipped at the left edge)", () => {
+    const labels = ["no usable stack trace: grep-agent", "WWW MMM: Mini-SWE-Agent GPT-5.4 (long)"];
+    const svg = forestPlotSvg({
+      title: "Block coverage: usable stack trace",
+      rows: labels.map((label, index) => ({
+        label,
+        estimate: { mean: 0.5, low: 0.4, high: 0.6 },
+        n: 9 + index,
+      })),
+    });
+    const viewBoxWidth = Number(/viewBox="0 0 ([\d.]+) /.exec(svg)![1]);
+    const anchors = [...svg.matchAll(/<text x="([\d.]+)" y="[\d.]+" text-anchor="end">([^<]+)</g)];
+    expect(anchors).toHaveLength(2);
+    for (const [, x, text] of anchors) {
+      // 12 px system-ui: lowercase letters average about 6.5 px, capitals more.
+      expect(Number(x), text).toBeGreaterThanOrEqual(text!.length * 6.5);
+    }
+    const whiskerStarts = [...svg.matchAll(/class="whisker" x1="([\d.]+)"/g)].map((match) =>
+      Number(match[1]),
+    );
+    for (const start of whiskerStarts) expect(start).toBeGreaterThan(Number(anchors[0]![1]));
+    expect(viewBoxWidth).toBeGreaterThanOrEqual(720);
+  });
+
   it("widens the axis to fit negative differences", () => {
     const svg = forestPlotSvg({
       title: "gap",

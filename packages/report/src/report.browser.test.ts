@@ -7,6 +7,7 @@ import { formatEstimate } from "@distdebug/stats";
 import { repoPath, testdir } from "@distdebug/test-utils";
 import { type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { forestPlotSvg } from "./forest-plot.js";
 import { leaderboardRow } from "./leaderboard.js";
 import { loadResults } from "./load-results.js";
 import { writeResultsFixture } from "./testing/results-fixture.js";
@@ -155,6 +156,39 @@ describe("the HTML report in headless Chromium", () => {
     expect(page.url()).toMatch(/#config-config-b$/);
     await page.screenshot({ path: join(artifacts, "two-configurations.png"), fullPage: true });
     expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("draws every forest-plot label inside the figure, however long", async () => {
+    const svg = forestPlotSvg({
+      title: "Block coverage: usable stack trace",
+      rows: [
+        "no usable stack trace: grep-agent",
+        "usable stack trace: mini-swe-agent-gpt-5.4-with-a-long-name",
+        "WIDE MMMM WWWW: Mini-SWE-Agent",
+      ].map((label, index) => ({
+        label,
+        estimate: { mean: 0.5, low: 0.3, high: 0.7 },
+        n: 9 + index,
+      })),
+    });
+    const page = await context.newPage();
+    await page.setContent(`<!doctype html><body style="margin:0">${svg}</body>`);
+    const boxes = await page.locator("svg.forest-plot .forest-row text").evaluateAll((texts) =>
+      texts.map((text) => {
+        const box = (text as unknown as { getBBox(): { x: number; width: number } }).getBBox();
+        return { left: box.x, right: box.x + box.width };
+      }),
+    );
+    const width = await page
+      .locator("svg.forest-plot")
+      .evaluate((svg) => Number(svg.getAttribute("viewBox")?.split(" ")[2]));
+    expect(boxes).toHaveLength(6);
+    for (const box of boxes) {
+      expect(box.left).toBeGreaterThanOrEqual(0);
+      expect(box.right).toBeLessThanOrEqual(width);
+    }
+    await page.screenshot({ path: join(artifacts, "forest-plot-long-labels.png") });
     await page.close();
   });
 });

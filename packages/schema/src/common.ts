@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { withJsonSchemaRule } from "./internal/json-rule.js";
 
 /** The seven languages the evaluator parses with tree-sitter. */
 export const Language = z.enum(["java", "go", "rust", "python", "cpp", "scala", "c"]);
@@ -7,6 +8,18 @@ export type Language = z.infer<typeof Language>;
 
 /** A repository-relative POSIX path as written in files (normalized by the evaluator). */
 export const RepoPath = z.string().min(1, "a non-empty path");
+
+/**
+ * A string of at least `min` characters, counted as JSON Schema's `minLength` counts them
+ * (Unicode code points: an emoji is one), not as JavaScript's `length` (UTF-16 units), so
+ * both validators agree. For `min` 1 plain `.min(1)` is the same rule.
+ */
+export function textOfAtLeast(min: number) {
+  return withJsonSchemaRule(
+    z.string().refine((text) => [...text].length >= min, `at least ${min} characters`),
+    { jsonSchema: { minLength: min } },
+  );
+}
 
 /** A 1-based line number. */
 export const LineNumber = z.number().int().min(1);

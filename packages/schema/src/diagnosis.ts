@@ -1,34 +1,43 @@
 import { z } from "zod";
 import { formatTag, LineNumber, RepoPath } from "./common.js";
+import { withJsonSchemaRule } from "./internal/json-rule.js";
 
 /**
  * One named code block. Give `path` with lines, `path` alone (the whole file: costs precision,
  * earns no coverage), or `symbol` (with or without `path`), for example `ZKDatabase.loadDataBase`.
  * Reversed or out-of-range lines are accepted here and reported as warnings by the evaluator.
  */
-export const DiagnosisBlock = z
-  .object({
-    path: RepoPath.optional(),
-    startLine: LineNumber.optional(),
-    endLine: LineNumber.optional(),
-    symbol: z.string().min(1).optional(),
-    reason: z.string().optional(),
-  })
-  .superRefine((block, ctx) => {
-    if (block.path === undefined && block.symbol === undefined) {
-      ctx.addIssue({ code: "custom", path: ["path"], message: "a path or a symbol" });
-    }
-    if (block.endLine !== undefined && block.startLine === undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["startLine"],
-        message: "startLine when endLine is given",
-      });
-    }
-    if (block.startLine !== undefined && block.path === undefined) {
-      ctx.addIssue({ code: "custom", path: ["path"], message: "a path when lines are given" });
-    }
-  });
+export const DiagnosisBlock = withJsonSchemaRule(
+  z
+    .object({
+      path: RepoPath.optional(),
+      startLine: LineNumber.optional(),
+      endLine: LineNumber.optional(),
+      symbol: z.string().min(1).optional(),
+      reason: z.string().optional(),
+    })
+    .superRefine((block, ctx) => {
+      if (block.path === undefined && block.symbol === undefined) {
+        ctx.addIssue({ code: "custom", path: ["path"], message: "a path or a symbol" });
+      }
+      if (block.endLine !== undefined && block.startLine === undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["startLine"],
+          message: "startLine when endLine is given",
+        });
+      }
+      if (block.startLine !== undefined && block.path === undefined) {
+        ctx.addIssue({ code: "custom", path: ["path"], message: "a path when lines are given" });
+      }
+    }),
+  {
+    jsonSchema: {
+      anyOf: [{ required: ["path"] }, { required: ["symbol"] }],
+      dependentRequired: { endLine: ["startLine"], startLine: ["path"] },
+    },
+  },
+);
 /** One named code block. */
 export type DiagnosisBlock = z.infer<typeof DiagnosisBlock>;
 

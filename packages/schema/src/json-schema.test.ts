@@ -26,4 +26,26 @@ describe("committed JSON Schema files", () => {
       );
     }
   });
+
+  it("name the rules JSON Schema cannot say in their description, and only those", () => {
+    const fresh = jsonSchemaFiles();
+    const stated = Object.entries(fresh)
+      .filter(([, text]) => text.includes("Not expressible in JSON Schema"))
+      .map(([name]) => name);
+    expect(stated).toEqual(["gold.schema.json", "repo_history.schema.json"]);
+  });
+
+  it("keep no private zod format names and only ASCII-digit, end-anchored patterns", () => {
+    let anchored = 0;
+    for (const [name, text] of Object.entries(jsonSchemaFiles())) {
+      expect(text, name).not.toContain('"format": "starts_with"');
+      expect(text, name).not.toMatch(/\\\\d/);
+      for (const [, pattern] of text.matchAll(/"pattern": "((?:[^"\\]|\\.)*)"/g))
+        if (pattern!.endsWith("$") || pattern!.endsWith("(?!\\\\n)")) {
+          anchored++;
+          expect(pattern!.endsWith("$(?!\\\\n)"), `${name}: ${pattern}`).toBe(true);
+        }
+    }
+    expect(anchored).toBeGreaterThan(10);
+  });
 });

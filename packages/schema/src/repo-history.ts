@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { formatTag } from "./common.js";
+import { formatTag, textOfAtLeast } from "./common.js";
+import { withJsonSchemaRule } from "./internal/json-rule.js";
 
 /** A commit author or committer; the date is part of the commit id, so it is fixed. */
 export const HistoryPerson = z.object({
   name: z.string().min(1),
-  email: z.string().min(3),
+  email: textOfAtLeast(3),
 });
 
 /** A search-and-replace edit of one file; `find` must occur exactly once. */
@@ -44,40 +45,60 @@ export const HistoryCommit = z.object({
 /** One commit of an incident repository stored as data. */
 export type HistoryCommit = z.infer<typeof HistoryCommit>;
 
+const buggyCommit = { required: ["role"], properties: { role: { const: "buggy" } } };
+const fixCommit = { required: ["role"], properties: { role: { const: "fix" } } };
+
 /**
  * `repo/history.json`: an incident repository as data. Beside it, `repo/tree/` holds the
  * buggy tree; the commits replay from an empty tree, and the loader builds a real git
  * repository from them with fixed dates, so commit ids are stable.
  */
-export const RepoHistory = z
-  .object({
-    format: formatTag("repo_history", 1),
-    defaultBranch: z.string().min(1).default("main"),
-    commits: z.array(HistoryCommit).min(2),
-  })
-  .superRefine((history, ctx) => {
-    const buggy = history.commits.flatMap((commit, index) =>
-      commit.role === "buggy" ? [index] : [],
-    );
-    const fix = history.commits.flatMap((commit, index) => (commit.role === "fix" ? [index] : []));
-    if (buggy.length !== 1)
-      ctx.addIssue({
-        code: "custom",
-        path: ["commits"],
-        message: `exactly one commit with "role": "buggy" (found ${buggy.length})`,
-      });
-    if (fix.length > 1)
-      ctx.addIssue({
-        code: "custom",
-        path: ["commits", fix[1]!, "role"],
-        message: 'at most one commit with "role": "fix"',
-      });
-    if (buggy.length === 1 && fix.length === 1 && fix[0]! <= buggy[0]!)
-      ctx.addIssue({
-        code: "custom",
-        path: ["commits", fix[0]!, "role"],
-        message: "the fix commit after the buggy commit",
-      });
-  });
+export const RepoHistory = withJsonSchemaRule(
+  z
+    .object({
+      format: formatTag("repo_history", 1),
+      defaultBranch: z.string().min(1).default("main"),
+      commits: z.array(HistoryCommit).min(2),
+    })
+    .superRefine((history, ctx) => {
+      const buggy = history.commits.flatMap((commit, index) =>
+        commit.role === "buggy" ? [index] : [],
+      );
+      const fix = history.commits.flatMap((commit, index) =>
+        commit.role === "fix" ? [index] : [],
+      );
+      if (buggy.length !== 1)
+        ctx.addIssue({
+          code: "custom",
+          path: ["commits"],
+          message: `exactly one commit with "role": "buggy" (found ${buggy.length})`,
+        });
+      if (fix.length > 1)
+        ctx.addIssue({
+          code: "custom",
+          path: ["commits", fix[1]!, "role"],
+          message: 'at most one commit with "role": "fix"',
+        });
+      if (buggy.length === 1 && fix.length === 1 && fix[0]! <= buggy[0]!)
+        ctx.addIssue({
+          code: "custom",
+          path: ["commits", fix[0]!, "role"],
+          message: "the fix commit after the buggy commit",
+        });
+    }),
+  {
+    jsonSchema: {
+      properties: {
+        commits: {
+          allOf: [
+            { contains: buggyCommit, minContains: 1, maxContains: 1 },
+            { contains: fixCommit, minContains: 0, maxContains: 1 },
+          ],
+        },
+      },
+    },
+    notExpressible: 'the commit with "role": "fix" comes after the one with "role": "buggy".',
+  },
+);
 /** `repo/history.json`. */
 export type RepoHistory = z.infer<typeof RepoHistory>;

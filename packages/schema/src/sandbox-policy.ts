@@ -1,22 +1,50 @@
 import { z } from "zod";
+import { withJsonSchemaRule } from "./internal/json-rule.js";
 
 const MiB = 1024 * 1024;
 
 /** Sandbox paths the sandbox itself owns; a read-only bind may not hide them. */
 const reservedTargets = ["/", "/workspace", "/task", "/output", "/tmp", "/proc", "/dev", "/run"];
 
+/** A sandbox path without its trailing slashes (`/` stays `/`). */
+function withoutTrailingSlashes(path: string): string {
+  return path.replace(/\/+$/, "") || "/";
+}
+
+/** The reserved targets with any number of trailing slashes, as a JSON Schema pattern. */
+const reservedTargetPattern = `^(?:${reservedTargets.map((target) => target.replace(/\/$/, "")).join("|")})/*$`;
+
 /** A host path bound read-only into the sandbox (a JDK, a Go toolchain, the node binary). */
-export const ReadOnlyBind = z
-  .object({
-    /** Absolute host path. It must exist when the sandbox is created. */
-    source: z.string().startsWith("/", "an absolute host path"),
-    /** Absolute path inside the sandbox; defaults to the source path. */
-    target: z.string().startsWith("/", "an absolute sandbox path").optional(),
-  })
-  .refine((bind) => !reservedTargets.includes((bind.target ?? bind.source).replace(/\/+$/, "")), {
-    message: `a target other than ${reservedTargets.join(", ")} (the sandbox mounts those itself)`,
-    path: ["target"],
-  });
+export const ReadOnlyBind = withJsonSchemaRule(
+  z
+    .object({
+      /** Absolute host path. It must exist when the sandbox is created. */
+      source: z.string().startsWith("/", "an absolute host path"),
+      /** Absolute path inside the sandbox; defaults to the source path. */
+      target: z.string().startsWith("/", "an absolute sandbox path").optional(),
+    })
+    .refine(
+      (bind) => !reservedTargets.includes(withoutTrailingSlashes(bind.target ?? bind.source)),
+      {
+        message: `a target other than ${reservedTargets.join(", ")} (the sandbox mounts those itself)`,
+        path: ["target"],
+      },
+    ),
+  {
+    jsonSchema: {
+      anyOf: [
+        {
+          required: ["target"],
+          properties: { target: { not: { pattern: reservedTargetPattern } } },
+        },
+        {
+          not: { required: ["target"] },
+          properties: { source: { not: { pattern: reservedTargetPattern } } },
+        },
+      ],
+    },
+  },
+);
 /** A read-only bind. */
 export type ReadOnlyBind = z.infer<typeof ReadOnlyBind>;
 
