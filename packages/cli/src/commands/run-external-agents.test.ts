@@ -4,6 +4,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { parseAttempt, parseDiagnosis, parseTrajectory } from "@distdebug/schema";
 import {
+  anthropicBody,
   type FakeModelServer,
   type FakeRequest,
   openAiBody,
@@ -87,33 +88,50 @@ describe("examples/python-agent as a command agent", () => {
     expect(trajectory.steps.some((step) => step.type === "command")).toBe(true);
   });
 
-  it("asks the model through the gateway with a placeholder key; the gateway's count is recorded", async (context) => {
-    if (!existsSync("/usr/bin/python3")) context.skip("no /usr/bin/python3 on this machine");
-    server = await startFakeModelServer([
-      { body: openAiBody("[0, 1]", { input: 700, output: 9, cached: 100 }) },
-    ]);
-    const { code, io, attemptDir, results } = await runLeasekv(
-      ["configs/command/python-agent.yaml", "configs/command/python-agent-openai.yaml"],
-      [pythonAgentBind, "model.name=scripted-model"],
-      { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: `${server.url}/v1` },
-    );
-    expect(code, io.err()).toBe(0);
-    expect(server.requests).toHaveLength(1);
-    const request = server.requests[0] as FakeRequest;
-    expect(request.path).toBe("/v1/chat/completions");
-    expect(request.headers.authorization).toBe(`Bearer ${KEY}`);
-    expect((request.body as { model: string }).model).toBe("scripted-model");
-    const trajectory = parseTrajectory(await readFile(join(attemptDir, "trajectory.json")));
-    expect(trajectory.usage).toMatchObject({ inputTokens: 700, outputTokens: 9, calls: 1 });
-    const calls = trajectory.steps.filter((step) => step.type === "model-call");
-    expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ inputTokens: 700, cachedTokens: 100 });
-    expect(trajectory.extra?.meteredBy).toBe("distdebug-gateway");
-    const diagnosis = parseDiagnosis(await readFile(join(attemptDir, "diagnosis.json")));
-    expect(diagnosis.blocks.length).toBeGreaterThan(0);
-    expect(diagnosis.blocks.length).toBeLessThanOrEqual(2);
-    for (const file of await filesUnder(results)) expect(file.text).not.toContain(KEY);
-  });
+  it.each([
+    { provider: "openai", path: "/v1/chat/completions" },
+    { provider: "anthropic", path: "/v1/messages" },
+  ])(
+    "asks the $provider model through the gateway with a placeholder key; the gateway's count is recorded",
+    async ({ provider, path }, context) => {
+      if (!existsSync("/usr/bin/python3")) context.skip("no /usr/bin/python3 on this machine");
+      server = await startFakeModelServer([
+        {
+          body:
+            provider === "openai"
+              ? openAiBody("[0, 1]", { input: 700, output: 9, cached: 100 })
+              : anthropicBody("[0, 1]", { input: 600, output: 9, cacheRead: 100 }),
+        },
+      ]);
+      const { code, io, attemptDir, results } = await runLeasekv(
+        ["configs/command/python-agent.yaml", "configs/command/python-agent-openai.yaml"],
+        [
+          pythonAgentBind,
+          "model.name=scripted-model",
+          `model.provider=${provider}`,
+          `model.baseUrl=${provider === "openai" ? `${server.url}/v1` : server.url}`,
+        ],
+        { OPENAI_API_KEY: KEY },
+      );
+      expect(code, io.err()).toBe(0);
+      expect(server.requests).toHaveLength(1);
+      const request = server.requests[0] as FakeRequest;
+      expect(request.path).toBe(path);
+      expect(request.headers.authorization ?? request.headers["x-api-key"]).toMatch(KEY);
+      expect((request.body as { model: string }).model).toBe("scripted-model");
+      const trajectory = parseTrajectory(await readFile(join(attemptDir, "trajectory.json")));
+      expect(trajectory.usage).toMatchObject({ inputTokens: 700, outputTokens: 9, calls: 1 });
+      const calls = trajectory.steps.filter((step) => step.type === "model-call");
+      expect(calls).toHaveLength(1);
+      expect(calls[0]).toMatchObject({ inputTokens: 700, cachedTokens: 100 });
+      expect(trajectory.extra?.meteredBy).toBe("distdebug-gateway");
+      expect(trajectory.extra?.agentModelCalls).toHaveLength(1);
+      const diagnosis = parseDiagnosis(await readFile(join(attemptDir, "diagnosis.json")));
+      expect(diagnosis.blocks.length).toBeGreaterThan(0);
+      expect(diagnosis.blocks.length).toBeLessThanOrEqual(2);
+      for (const file of await filesUnder(results)) expect(file.text).not.toContain(KEY);
+    },
+  );
 });
 
 const venvPython = join(repoRoot, ".venv/bin/python");
