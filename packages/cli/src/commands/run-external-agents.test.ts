@@ -88,7 +88,7 @@ describe("examples/python-agent as a command agent", () => {
     expect(trajectory.steps.some((step) => step.type === "command")).toBe(true);
   });
 
-  it.each([
+  it.for([
     { provider: "openai", path: "/v1/chat/completions" },
     { provider: "anthropic", path: "/v1/messages" },
   ])(
