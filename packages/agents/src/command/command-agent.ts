@@ -35,12 +35,16 @@ const PROGRAM_OUTPUT_CHARS = 20_000;
 
 /**
  * The environment a `command` agent's program gets (besides the policy's own `PATH`, `HOME`,
- * `LANG`, `TERM`). With a model in the config it also gets `OPENAI_BASE_URL` (`…/v1`) and
- * `ANTHROPIC_BASE_URL` on the sandbox's loopback (the forwarder to the gateway),
- * `DISTDEBUG_MODEL_BASE_URL`, `DISTDEBUG_MODEL_PROVIDER`, `DISTDEBUG_MODEL_NAME`,
- * `DISTDEBUG_GATEWAY_SOCKET`, and a placeholder `OPENAI_API_KEY` / `ANTHROPIC_API_KEY`
- * (the real key never enters the sandbox). `NODE_OPTIONS` is `--disable-wasm-trap-handler`
- * unless the policy's env sets it, so Node's `fetch` works under the address-space limit.
+ * `LANG`, `TERM`): the folders (`DISTDEBUG_TASK`, `DISTDEBUG_WORKSPACE`, `DISTDEBUG_OUTPUT`),
+ * `DISTDEBUG_INCIDENT_ID`, `DISTDEBUG_ATTEMPT`, the deadline (`DISTDEBUG_DEADLINE_MS`, epoch
+ * milliseconds) and the config's limits (`DISTDEBUG_STEP_LIMIT`, `DISTDEBUG_COST_LIMIT_USD`,
+ * `DISTDEBUG_TOKEN_LIMIT`, `DISTDEBUG_WALL_TIME_LIMIT_SEC`; 0 means no limit). With a model in
+ * the config it also gets `OPENAI_BASE_URL` (`…/v1`) and `ANTHROPIC_BASE_URL` on the sandbox's
+ * loopback (the forwarder to the gateway), `DISTDEBUG_MODEL_BASE_URL` (all three set by the
+ * forwarder), `DISTDEBUG_MODEL_PROVIDER`, `DISTDEBUG_MODEL_NAME`, `DISTDEBUG_GATEWAY_SOCKET` (set
+ * by the sandbox), and a placeholder `OPENAI_API_KEY` / `ANTHROPIC_API_KEY` (the real key never
+ * enters the sandbox). `NODE_OPTIONS` is `--disable-wasm-trap-handler` unless the policy's env
+ * sets it, so Node's `fetch` works under the address-space limit.
  */
 export function commandAgentEnv(
   context: Pick<AgentContext, "incidentId" | "attempt" | "deadline" | "config">,
@@ -55,6 +59,8 @@ export function commandAgentEnv(
     DISTDEBUG_DEADLINE_MS: String(context.deadline),
     DISTDEBUG_STEP_LIMIT: String(config.agent.stepLimit),
     DISTDEBUG_COST_LIMIT_USD: String(config.agent.costLimitUsd),
+    DISTDEBUG_TOKEN_LIMIT: String(config.agent.tokenLimit),
+    DISTDEBUG_WALL_TIME_LIMIT_SEC: String(config.agent.wallTimeLimitSec),
   };
   // V8 reserves ~10 GiB of address space per WebAssembly memory, which the sandbox's RLIMIT_AS
   // refuses; Node's fetch (undici's wasm HTTP parser) then fails. Without the trap handler it fits.
