@@ -40,6 +40,16 @@ export const SandboxLimits = z.object({
     .int()
     .positive()
     .default(256 * MiB),
+  /**
+   * How much the workspace (with `/task`) may grow during an attempt, in bytes; `/output` has
+   * its own cap (diagnosis and trajectory size). Enforced with a size-capped tmpfs when the
+   * runner runs as root. Default 2 GiB.
+   */
+  diskBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(2048 * MiB),
   /** Bytes of stdout and of stderr kept each; the rest is counted and dropped. Default 1 MiB. */
   outputBytes: z.number().int().positive().default(MiB),
   /**

@@ -42,6 +42,8 @@ export interface BwrapArgsInput {
   cwd?: string | undefined;
   /** The file descriptor bwrap writes its JSON status to. */
   statusFd: number;
+  /** The file descriptor bwrap reads its seccomp program from (see `userNamespaceFilter`), if any. */
+  seccompFd?: number | undefined;
   /** The command: argv inside the sandbox. */
   argv: readonly string[];
 }
@@ -80,6 +82,7 @@ export function bwrapArgs(input: BwrapArgsInput): string[] {
   // environment after the uid drop.
   if (input.mode === "user-namespace")
     for (const [name, value] of Object.entries(input.env)) args.push("--setenv", name, value);
+  if (input.seccompFd !== undefined) args.push("--seccomp", String(input.seccompFd));
   args.push("--json-status-fd", String(input.statusFd), "--");
   args.push(...limitArgs(input));
   if (input.mode === "privileged") {

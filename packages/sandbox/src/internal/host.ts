@@ -33,8 +33,10 @@ export function pathDirs(path: string | undefined): string[] {
   return (path ?? "").split(delimiter).filter((dir) => dir !== "");
 }
 
-/** Finds `prlimit` or `setpriv` among the system folders (they live in /usr or /bin, visible inside). */
-export function findSystemTool(name: "prlimit" | "setpriv" | "env"): Promise<string | undefined> {
+/** Finds `prlimit`, `setpriv`, `env`, `mount` or `umount` among the system folders (they live in /usr or /bin, visible inside). */
+export function findSystemTool(
+  name: "prlimit" | "setpriv" | "env" | "mount" | "umount",
+): Promise<string | undefined> {
   return findExecutable(name, SYSTEM_BIN_DIRS);
 }
 
