@@ -6,7 +6,13 @@ import { sandboxUnavailable, USERNS_HINT } from "./errors.js";
 import type { SandboxEvent } from "./events.js";
 import { type BwrapMode, bwrapArgs, GATEWAY_SOCKET_PATH } from "./internal/bwrap-args.js";
 import { toExecResult } from "./internal/exec-result.js";
-import { findExecutable, findSystemTool, hostRootLayout, pathDirs } from "./internal/host.js";
+import {
+  findExecutable,
+  findLauncher,
+  findSystemTool,
+  hostRootLayout,
+  pathDirs,
+} from "./internal/host.js";
 import { createNoSandbox } from "./internal/no-sandbox.js";
 import { resolvePolicy } from "./internal/resolve-policy.js";
 import { type RunProcessResult, runProcess } from "./internal/run-process.js";
@@ -110,6 +116,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   }
   const rootLayout = await hostRootLayout();
   const seccomp = userNamespaceFilter();
+  const launcher = await findLauncher();
   const running = new Set<AbortController>();
   let disposed = false;
   let commandCount = 0;
@@ -137,6 +144,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
       prlimit,
       setpriv,
       envTool,
+      launcher,
       env,
       cwd: execOptions.cwd,
       statusFd: 3,
