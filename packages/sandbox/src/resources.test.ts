@@ -38,6 +38,35 @@ describe("per-attempt resources", () => {
     }, 60_000);
 
   it.runIf(isRoot)(
+    "applies the same limits and uid with the launcher and with prlimit, setpriv and env",
+    async () => {
+      const lease = await leaseSandboxUser();
+      const policy = { user: { uid: lease.uid, gid: lease.gid }, limits: { processes: 33 } };
+      const outputs: string[] = [];
+      try {
+        for (const launcher of ["on", "off"]) {
+          process.env.DISTDEBUG_SANDBOX_LAUNCHER = launcher;
+          const sandbox = await createSandbox({ workspace: await testdir(), policy });
+          const result = await sandbox.exec(
+            "id -u; id -G; grep -E 'NoNewPrivs|CapBnd' /proc/self/status; grep -E 'processes|file size' /proc/self/limits; unshare -U true || echo refused",
+          );
+          outputs.push(result.stdout);
+        }
+      } finally {
+        delete process.env.DISTDEBUG_SANDBOX_LAUNCHER;
+        await lease.release();
+      }
+      expect(outputs[0]).toBe(outputs[1]);
+      expect(outputs[0]).toMatch(new RegExp(`^${lease.uid}\n${lease.gid}\n`));
+      expect(outputs[0]).toMatch(/NoNewPrivs:\s+1/);
+      expect(outputs[0]).toMatch(/CapBnd:\s+0+\n/);
+      expect(outputs[0]).toMatch(/Max processes\s+33\s+33/);
+      expect(outputs[0]).toMatch(/refused\n$/);
+    },
+    60_000,
+  );
+
+  it.runIf(isRoot)(
     "gives concurrent sandboxes their own uid: one's fork loop does not starve the other's forks",
     async () => {
       const hogLease = await leaseSandboxUser();
