@@ -1,4 +1,4 @@
-import { mkdir, statfs } from "node:fs/promises";
+import { mkdir, readFile, statfs } from "node:fs/promises";
 import { DistDebugError } from "@distdebug/schema";
 import { findSystemTool } from "./internal/host.js";
 import { runProcess } from "./internal/run-process.js";
@@ -99,6 +99,34 @@ function tmpfsBudget(dir: string, mount: string): DiskBudget {
       return released;
     },
   };
+}
+
+/**
+ * Unmounts the disk budgets left mounted at or below `dir` by a process that died before
+ * releasing them (so the folder can be removed). Returns how many it unmounted.
+ *
+ * @example
+ * ```ts
+ * await unmountLeftoverDiskBudgets(deadAttemptWorkDir);
+ * await rm(deadAttemptWorkDir, { recursive: true, force: true });
+ * ```
+ */
+export async function unmountLeftoverDiskBudgets(dir: string): Promise<number> {
+  const umount = process.getuid?.() === 0 ? await findSystemTool("umount") : undefined;
+  if (umount === undefined) return 0;
+  const mountinfo = await readFile("/proc/self/mountinfo", "utf8").catch(() => "");
+  const points = mountinfo
+    .split("\n")
+    .map((line) => line.split(" "))
+    .filter((fields) => {
+      const tail = fields.slice(fields.indexOf("-") + 1);
+      return tail[0] === "tmpfs" && tail[1] === "distdebug";
+    })
+    .map((fields) => (fields[4] ?? "").replace(/\\040/g, " "))
+    .filter((point) => point === dir || point.startsWith(`${dir}/`))
+    .sort((left, right) => right.length - left.length);
+  for (const point of points) await runTool(umount, ["--lazy", point]);
+  return points.length;
 }
 
 /** Runs a system tool; undefined when it succeeded, else its last stderr line. */

@@ -17,6 +17,7 @@ describe("the public surface", () => {
       "prepareReadableDir",
       "prepareWritableDir",
       "probeSandbox",
+      "unmountLeftoverDiskBudgets",
     ]);
   });
 });

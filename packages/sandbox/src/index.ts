@@ -4,6 +4,7 @@ export {
   type DiskEnforcement,
   type MountDiskBudgetOptions,
   mountDiskBudget,
+  unmountLeftoverDiskBudgets,
 } from "./disk-budget.js";
 export { INSTALL_HINT } from "./errors.js";
 export type { LimitHit, SandboxBackendName, SandboxEvent } from "./events.js";

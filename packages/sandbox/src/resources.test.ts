@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { createSandbox } from "./create-sandbox.js";
-import { mountDiskBudget } from "./disk-budget.js";
+import { mountDiskBudget, unmountLeftoverDiskBudgets } from "./disk-budget.js";
 import { leaseSandboxUser } from "./sandbox-user-lease.js";
 import { isRoot } from "./testing/test-support.js";
 
@@ -121,6 +121,10 @@ describe("per-attempt resources", () => {
         const fill = await sandbox.exec("head -c 80000000 /dev/zero > big; echo $?");
         expect(fill.stderr).toMatch(/No space left on device/);
         expect(fill.limitHit).toBe("disk");
+        // A process that dies holding the budget leaves it mounted: the leftover sweep unmounts it.
+        await mountDiskBudget({ dir: join(work, "nested"), bytes: MiB });
+        expect(await unmountLeftoverDiskBudgets(work)).toBe(2);
+        expect(await unmountLeftoverDiskBudgets(work)).toBe(0);
       } finally {
         await budget.release();
         await rm(work, { recursive: true, force: true });
