@@ -70,7 +70,8 @@ export type SandboxLimits = z.infer<typeof SandboxLimits>;
 /**
  * The unprivileged user commands run as when the host runs the sandbox as root (the kernel
  * does not enforce the process limit for uid 0). Ignored when the caller is not root: commands
- * then run as the caller's uid inside a user namespace.
+ * then run as the caller's uid inside a user namespace. `distdebug run` replaces it, as root,
+ * with a uid leased for each attempt (recorded in attempt.json).
  */
 export const SandboxUser = z.object({
   /** Default 65534 (`nobody`). */
