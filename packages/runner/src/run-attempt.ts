@@ -11,6 +11,7 @@ import {
   DistDebugError,
   emptyUsage,
   errorMessage,
+  type LimitHit,
   MAX_DIAGNOSIS_BYTES,
   MAX_TRAJECTORY_BYTES,
   parseDiagnosis,
@@ -24,6 +25,11 @@ import {
   type Trajectory,
   type Usage,
 } from "@distdebug/schema";
+import {
+  type AttemptResources,
+  holdAttemptResources,
+  OUTPUT_DIR_BYTES,
+} from "./attempt-resources.js";
 import type { AttemptPhase, RunEventListener } from "./events.js";
 import type { PreparedIncident } from "./prepared-incident.js";
 import { workDirPrefix } from "./work-dirs.js";
@@ -83,23 +89,42 @@ async function readAgentFile(
   }
 }
 
-/**
- * Runs one attempt end to end: a fresh copy of the incident's anonymized workspace, the
- * leakage check (a leak is an infra error), the sandbox, the agent, validation of its
- * `diagnosis.json` and `trajectory.json`, scoring against the pristine buggy tree, and last,
- * atomically, `attempt.json`. The attempt folder is built aside and renamed into place, so it
- * is either complete or absent. Never throws for the agent's or the harness's failures: they
- * become the attempt's status.
- */
-export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
-  const { incident, attempt } = options;
-  let prepared: PreparedIncident | undefined;
-  const emit = options.onEvent ?? (() => {});
-  const incidentId = incident.id;
-  const startedAt = new Date();
-  const timings: Record<string, number> = {};
-  const signal = options.signal ?? new AbortController().signal;
-  const policy: SandboxPolicy = SandboxPolicySchema.parse({
+/** What the attempt's steps decide together: its status and what it produced. */
+interface AttemptState {
+  status: AttemptStatus;
+  error?: { code: string; message: string } | undefined;
+  limitHit?: LimitHit | undefined;
+  usage: Usage;
+  diagnosis?: Diagnosis | undefined;
+  outputs: Record<string, string>;
+}
+
+/** The attempt's context shared by its steps. */
+interface AttemptRun {
+  options: RunAttemptOptions;
+  incidentId: string;
+  attempt: number;
+  signal: AbortSignal;
+  emit: RunEventListener;
+  state: AttemptState;
+  timings: Record<string, number>;
+  resources: AttemptResources;
+  folder: Awaited<ReturnType<typeof stageAttemptFolder>>;
+  phase(name: AttemptPhase): void;
+  endPhase(name: AttemptPhase): void;
+  writeOutput(name: string, data: string | Uint8Array): Promise<void>;
+}
+
+/** Sets the status once: the first reason that is not `succeeded` wins. */
+function fail(state: AttemptState, status: AttemptStatus, error: AttemptState["error"]): void {
+  if (state.status !== "succeeded") return;
+  state.status = status;
+  state.error = error;
+}
+
+/** The attempt's policy: the config's, with the agent's binds and network. */
+function attemptPolicy(options: RunAttemptOptions): SandboxPolicy {
+  return SandboxPolicySchema.parse({
     ...options.config.environment.sandbox,
     readOnlyBinds: [
       ...options.config.environment.sandbox.readOnlyBinds,
@@ -109,221 +134,341 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
       ? { network: options.agent.network(options.config) }
       : {}),
   });
-  const folder = await stageAttemptFolder({
-    outDir: options.outDir,
-    incidentId,
-    attempt,
-    secrets: options.secrets ?? [],
+}
+
+/** The resolved config the agent sees, with the attempt's own sandbox user (the gateway socket's owner). */
+function agentConfig(run: AttemptRun): RunConfig {
+  const config = run.options.resolvedConfig;
+  return {
+    ...config,
+    environment: {
+      ...config.environment,
+      sandbox: { ...config.environment.sandbox, user: run.resources.policy.user },
+    },
+  };
+}
+
+/** Copies the workspace and task in, checks the workspace for leaks, then starts the disk budget. */
+async function prepareWork(run: AttemptRun, prepared: PreparedIncident): Promise<void> {
+  const { incidentId, attempt, emit, resources } = run;
+  run.phase("workspace");
+  await prepared.materialize(resources.workspaceDir, run.signal, (event) =>
+    emit({ type: "attempt-workspace", incidentId, attempt, event }),
+  );
+  await mkdir(resources.outputDir, { recursive: true });
+  await writeAgentTaskFolder(prepared.task, resources.taskDir);
+  await resources.startGrowthBudget();
+  run.endPhase("workspace");
+  run.phase("leakage");
+  const findings = await prepared.checkLeakage(resources.workspaceDir);
+  run.endPhase("leakage");
+  if (findings.length > 0)
+    throw new DistDebugError({
+      code: "WORKSPACE_LEAK",
+      message: `the workspace of ${incidentId} leaks the fix: ${findings.slice(0, 3).join("; ")}`,
+      data: { findings },
+    });
+}
+
+/** Starts the agent's per-attempt resources and the sandbox, runs the agent, tears both down. */
+async function runAgent(run: AttemptRun): Promise<AgentOutcome> {
+  const { incidentId, attempt, emit, signal, resources } = run;
+  const config = agentConfig(run);
+  run.phase("sandbox");
+  // Per-attempt agent resources (the model gateway) come before the sandbox that binds them.
+  const setup = await run.options.agent.setup?.({ incidentId, attempt, config, signal, emit });
+  const sandbox = await createSandbox({
+    ...(setup?.gateway ? { gateway: setup.gateway } : {}),
+    policy: resources.policy,
+    workspace: resources.workspaceDir,
+    task: resources.taskDir,
+    output: resources.outputDir,
+    diskBudgets: resources.budgets,
+    onEvent: (event) => emit({ type: "attempt-sandbox", incidentId, attempt, event }),
+  }).catch(async (failed: unknown) => {
+    await setup?.dispose();
+    throw failed;
   });
-  const work = await mkdtemp(join(options.tempDir, workDirPrefix(incidentId, attempt)));
-  emit({ type: "attempt-start", incidentId, attempt });
-
-  let phaseStart = Date.now();
-  const phase = (name: AttemptPhase) => {
-    emit({ type: "attempt-phase", incidentId, attempt, phase: name });
-    phaseStart = Date.now();
-  };
-  const endPhase = (name: AttemptPhase) => {
-    timings[name] = (timings[name] ?? 0) + (Date.now() - phaseStart);
-  };
-
-  let status: AttemptStatus = "succeeded";
-  let error: { code: string; message: string } | undefined;
-  let usage: Usage = emptyUsage();
-  let diagnosis: Diagnosis | undefined;
-  let backend = policy.backend;
-  const outputs: Record<string, string> = {};
-  const writeOutput = async (name: string, data: string | Uint8Array) => {
-    outputs[name] = sha256Hex(await folder.write(name, data));
-  };
-
+  run.endPhase("sandbox");
+  run.phase("agent");
   try {
-    const workspaceDir = join(work, "workspace");
-    const taskDir = join(work, "task");
-    const outputDir = join(work, "output");
-    phase("workspace");
-    prepared = await options.prepared;
-    await prepared.materialize(workspaceDir, signal, (event) =>
-      emit({ type: "attempt-workspace", incidentId, attempt, event }),
-    );
-    await mkdir(outputDir, { recursive: true });
-    await writeAgentTaskFolder(prepared.task, taskDir);
-    endPhase("workspace");
-
-    phase("leakage");
-    const findings = await prepared.checkLeakage(workspaceDir);
-    endPhase("leakage");
-    if (findings.length > 0) {
-      throw new DistDebugError({
-        code: "WORKSPACE_LEAK",
-        message: `the workspace of ${incidentId} leaks the fix: ${findings.slice(0, 3).join("; ")}`,
-        data: { findings },
-      });
-    }
-
-    phase("sandbox");
-    // Per-attempt agent resources (the model gateway) come before the sandbox that binds them.
-    const setup = await options.agent.setup?.({
+    return await run.options.agent.run({
       incidentId,
       attempt,
-      config: options.resolvedConfig,
+      config,
+      sandbox,
+      taskDir: resources.taskDir,
+      outputDir: resources.outputDir,
+      workspaceDir: resources.workspaceDir,
+      deadline: Date.now() + config.agent.wallTimeLimitSec * 1000,
       signal,
       emit,
+      ...(setup ? { setup } : {}),
     });
-    const sandbox = await createSandbox({
-      ...(setup?.gateway ? { gateway: setup.gateway } : {}),
-      policy,
-      workspace: workspaceDir,
-      task: taskDir,
-      output: outputDir,
-      onEvent: (event) => emit({ type: "attempt-sandbox", incidentId, attempt, event }),
-    }).catch(async (failed: unknown) => {
-      await setup?.dispose();
-      throw failed;
-    });
-    backend = sandbox.backend === "no-sandbox" ? "no-sandbox" : policy.backend;
-    endPhase("sandbox");
+  } finally {
+    run.endPhase("agent");
+    await sandbox.dispose();
+    await setup?.dispose();
+  }
+}
 
-    let outcome: AgentOutcome;
-    phase("agent");
+/** The disk budget ran out: the attempt is `limit-exceeded` (`limitHit: "disk"`), whatever the agent said. */
+function diskLimit(run: AttemptRun): void {
+  const { state } = run;
+  if (state.limitHit !== undefined) return;
+  state.status = "succeeded";
+  fail(state, "limit-exceeded", {
+    code: "LIMIT_EXCEEDED",
+    message: `the attempt wrote past its disk budget (workspace growth ${formatMiB(run.resources.policy.limits.diskBytes)}, /output ${formatMiB(OUTPUT_DIR_BYTES)})`,
+  });
+  state.limitHit = "disk";
+}
+
+function formatMiB(bytes: number): string {
+  return `${Math.round(bytes / (1024 * 1024))} MiB`;
+}
+
+/** The agent's status as the attempt's, unless its disk budget ran out first. */
+async function takeOutcome(run: AttemptRun, outcome: AgentOutcome): Promise<void> {
+  const { state } = run;
+  state.usage = outcome.usage;
+  if (run.signal.aborted)
+    throw new DistDebugError({ code: "ABORTED", message: "the run was interrupted" });
+  if (outcome.status !== "succeeded")
+    fail(state, outcome.status, {
+      code: outcome.status === "limit-exceeded" ? "LIMIT_EXCEEDED" : "AGENT_ERROR",
+      message: outcome.message ?? outcome.status,
+    });
+  if (await run.resources.diskExhausted()) diskLimit(run);
+}
+
+/**
+ * The agent's files: validated; the diagnosis kept as written, the trajectory normalized. A
+ * file that is not a plain regular file under its size limit is the agent's error and nothing
+ * of it reaches the results.
+ */
+async function collectOutputs(run: AttemptRun, outcome: AgentOutcome): Promise<void> {
+  const { state, incidentId, attempt, resources } = run;
+  const refuse = (unsafe: UnsafeAgentFile) => {
+    if (state.error?.code === "UNSAFE_AGENT_FILE" || state.limitHit === "disk") return;
+    state.status = "agent-error";
+    state.error = { code: "UNSAFE_AGENT_FILE", message: unsafe.error.message };
+  };
+  const diagnosisBytes = await readAgentFile(
+    resources.outputDir,
+    ATTEMPT_FILES.diagnosis,
+    MAX_DIAGNOSIS_BYTES,
+  );
+  if (diagnosisBytes instanceof UnsafeAgentFile) refuse(diagnosisBytes);
+  else if (diagnosisBytes) {
+    await run.writeOutput(ATTEMPT_FILES.diagnosis, diagnosisBytes);
     try {
-      outcome = await options.agent.run({
-        incidentId,
-        attempt,
-        config: options.resolvedConfig,
-        sandbox,
-        taskDir,
-        outputDir,
-        workspaceDir,
-        deadline: Date.now() + options.resolvedConfig.agent.wallTimeLimitSec * 1000,
-        signal,
-        emit,
-        ...(setup ? { setup } : {}),
+      state.diagnosis = parseDiagnosis(diagnosisBytes, {
+        source: attemptPath(incidentId, attempt, ATTEMPT_FILES.diagnosis),
       });
-    } finally {
-      endPhase("agent");
-      await sandbox.dispose();
-      await setup?.dispose();
+    } catch (invalid) {
+      fail(state, "agent-error", errorOf(invalid));
     }
-    usage = outcome.usage;
-    if (signal.aborted)
-      throw new DistDebugError({ code: "ABORTED", message: "the run was interrupted" });
-    if (outcome.status !== "succeeded") {
-      status = outcome.status;
-      error = {
-        code: outcome.status === "limit-exceeded" ? "LIMIT_EXCEEDED" : "AGENT_ERROR",
-        message: outcome.message ?? outcome.status,
-      };
-    }
+  } else
+    fail(state, "agent-error", {
+      code: "NO_DIAGNOSIS",
+      message: "the agent wrote no diagnosis.json",
+    });
+  await collectTrajectory(run, outcome.trajectory, refuse);
+}
 
-    // The agent's files: validated; the diagnosis kept as written, the trajectory normalized.
-    // A file that is not a plain regular file under its size limit is the agent's error and
-    // nothing of it reaches the results.
-    const refuse = (unsafe: UnsafeAgentFile) => {
-      if (error?.code !== "UNSAFE_AGENT_FILE") {
-        status = "agent-error";
-        error = { code: "UNSAFE_AGENT_FILE", message: unsafe.error.message };
-      }
-    };
-    const diagnosisBytes = await readAgentFile(
-      outputDir,
-      ATTEMPT_FILES.diagnosis,
-      MAX_DIAGNOSIS_BYTES,
-    );
-    if (diagnosisBytes instanceof UnsafeAgentFile) refuse(diagnosisBytes);
-    else if (diagnosisBytes) {
-      await writeOutput(ATTEMPT_FILES.diagnosis, diagnosisBytes);
-      try {
-        diagnosis = parseDiagnosis(diagnosisBytes, {
-          source: attemptPath(incidentId, attempt, ATTEMPT_FILES.diagnosis),
-        });
-      } catch (invalid) {
-        if (status === "succeeded") {
-          status = "agent-error";
-          error = errorOf(invalid);
-        }
-      }
-    } else if (status === "succeeded") {
-      status = "agent-error";
-      error = { code: "NO_DIAGNOSIS", message: "the agent wrote no diagnosis.json" };
-    }
-    let trajectory: Trajectory | undefined = outcome.trajectory;
-    const trajectoryBytes = await readAgentFile(
-      outputDir,
-      ATTEMPT_FILES.trajectory,
-      MAX_TRAJECTORY_BYTES,
-    );
-    if (trajectoryBytes instanceof UnsafeAgentFile) refuse(trajectoryBytes);
-    else if (trajectoryBytes) {
-      try {
-        trajectory = parseTrajectory(trajectoryBytes, {
-          source: attemptPath(incidentId, attempt, ATTEMPT_FILES.trajectory),
-        });
-      } catch {
-        // Kept as written below for inspection; the harness's own record is used when it has one.
-        if (!trajectory) await writeOutput("trajectory.invalid.json", trajectoryBytes);
-      }
-    }
-    trajectory ??= {
-      format: "distdebug.trajectory/1",
-      incidentId,
-      agent: { name: options.agent.name },
-      exitStatus: status,
-      usage,
-      steps: [],
-    };
-    await writeOutput(ATTEMPT_FILES.trajectory, serialize(trajectory));
-  } catch (caught) {
-    if (signal.aborted) {
-      status = "interrupted";
-      error = { code: "ABORTED", message: "the run was interrupted" };
-    } else {
-      status = "infra-error";
-      error = errorOf(caught);
-    }
-  }
-
-  let metrics: Attempt["metrics"];
-  if (prepared && status !== "infra-error" && status !== "interrupted") {
-    phase("scoring");
+/** The trajectory the agent wrote (or the harness recorded), capped at 32 MiB serialized. */
+async function collectTrajectory(
+  run: AttemptRun,
+  recorded: Trajectory | undefined,
+  refuse: (unsafe: UnsafeAgentFile) => void,
+): Promise<void> {
+  const { state, incidentId, attempt } = run;
+  let trajectory = recorded;
+  const bytes = await readAgentFile(
+    run.resources.outputDir,
+    ATTEMPT_FILES.trajectory,
+    MAX_TRAJECTORY_BYTES,
+  );
+  if (bytes instanceof UnsafeAgentFile) refuse(bytes);
+  else if (bytes) {
     try {
-      // A failed attempt scores 0 whatever it wrote (STATS.md): only a success's diagnosis counts.
-      const scores = await prepared.score(
-        status === "succeeded" ? diagnosis : undefined,
-        incidentId,
-      );
-      if (scores) {
-        await writeOutput(ATTEMPT_FILES.scores, serialize(scores));
-        metrics = scores.metrics;
-      }
-    } catch (caught) {
-      status = "infra-error";
-      error = errorOf(caught);
+      trajectory = parseTrajectory(bytes, {
+        source: attemptPath(incidentId, attempt, ATTEMPT_FILES.trajectory),
+      });
+    } catch {
+      // Kept as written below for inspection; the harness's own record is used when it has one.
+      if (!trajectory) await run.writeOutput("trajectory.invalid.json", bytes);
     }
-    endPhase("scoring");
   }
+  let text = trajectory ? serialize(trajectory) : undefined;
+  if (text !== undefined && Buffer.byteLength(text) > MAX_TRAJECTORY_BYTES) {
+    // The harness's own record of a run that grew past the cap: its steps are dropped.
+    fail(state, "limit-exceeded", {
+      code: "LIMIT_EXCEEDED",
+      message: `the trajectory grew to ${formatMiB(Buffer.byteLength(text))}, over the ${formatMiB(MAX_TRAJECTORY_BYTES)} limit; its steps were dropped`,
+    });
+    state.limitHit ??= "file-size";
+    text = undefined;
+  }
+  text ??= serialize({
+    format: "distdebug.trajectory/1",
+    incidentId,
+    agent: { name: run.options.agent.name },
+    exitStatus: state.status,
+    usage: state.usage,
+    steps: [],
+  } satisfies Trajectory);
+  await run.writeOutput(ATTEMPT_FILES.trajectory, text);
+}
 
-  const endedAt = new Date();
-  const record: Attempt = {
-    format: "distdebug.attempt/1",
+/** Scores a finished attempt (a failed one scores 0 whatever it wrote, STATS.md). */
+async function scoreAttempt(
+  run: AttemptRun,
+  prepared: PreparedIncident,
+): Promise<Attempt["metrics"]> {
+  const { state } = run;
+  run.phase("scoring");
+  try {
+    const scores = await prepared.score(
+      state.status === "succeeded" ? state.diagnosis : undefined,
+      run.incidentId,
+    );
+    if (!scores) return undefined;
+    await run.writeOutput(ATTEMPT_FILES.scores, serialize(scores));
+    return scores.metrics;
+  } catch (caught) {
+    state.status = "infra-error";
+    state.error = errorOf(caught);
+    return undefined;
+  } finally {
+    run.endPhase("scoring");
+  }
+}
+
+/** A failure of the attempt's steps: interrupted, the disk budget, or the harness's fault. */
+async function classifyFailure(run: AttemptRun, caught: unknown): Promise<void> {
+  const { state } = run;
+  if (run.signal.aborted) {
+    state.status = "interrupted";
+    state.error = { code: "ABORTED", message: "the run was interrupted" };
+  } else if (await run.resources.diskExhausted().catch(() => false)) {
+    // The agent filled its disk budget (the mini agent's own write to /output failed).
+    diskLimit(run);
+  } else {
+    state.status = "infra-error";
+    state.error = errorOf(caught);
+  }
+}
+
+/** Builds the per-attempt step context. */
+function attemptRun(
+  options: RunAttemptOptions,
+  resources: AttemptResources,
+  folder: AttemptRun["folder"],
+): AttemptRun {
+  const emit = options.onEvent ?? (() => {});
+  const timings: Record<string, number> = {};
+  const state: AttemptState = { status: "succeeded", usage: emptyUsage(), outputs: {} };
+  let phaseStart = Date.now();
+  const { attempt } = options;
+  const incidentId = options.incident.id;
+  return {
+    options,
     incidentId,
     attempt,
-    status,
-    ...(error ? { error } : {}),
+    signal: options.signal ?? new AbortController().signal,
+    emit,
+    state,
+    timings,
+    resources,
+    folder,
+    phase(name) {
+      emit({ type: "attempt-phase", incidentId, attempt, phase: name });
+      phaseStart = Date.now();
+    },
+    endPhase(name) {
+      timings[name] = (timings[name] ?? 0) + (Date.now() - phaseStart);
+    },
+    async writeOutput(name, data) {
+      state.outputs[name] = sha256Hex(await folder.write(name, data));
+    },
+  };
+}
+
+/** `attempt.json`, from the attempt's state. */
+function attemptRecord(
+  run: AttemptRun,
+  startedAt: Date,
+  metrics: Attempt["metrics"],
+  backend: string,
+): Attempt {
+  const { state } = run;
+  const endedAt = new Date();
+  return {
+    format: "distdebug.attempt/1",
+    incidentId: run.incidentId,
+    attempt: run.attempt,
+    status: state.status,
+    ...(state.error ? { error: state.error } : {}),
+    ...(state.limitHit && state.status === "limit-exceeded" ? { limitHit: state.limitHit } : {}),
     startedAt: startedAt.toISOString(),
     endedAt: endedAt.toISOString(),
     durationMs: endedAt.getTime() - startedAt.getTime(),
-    timings,
-    usage,
-    inputHash: options.inputHash,
-    outputs,
+    timings: run.timings,
+    usage: state.usage,
+    inputHash: run.options.inputHash,
+    outputs: state.outputs,
     ...(metrics ? { metrics } : {}),
-    sandbox: { backend, policy },
+    sandbox: {
+      backend,
+      policy: run.resources.policy,
+      enforcement: run.resources.enforcement,
+    },
   };
+}
+
+/**
+ * Runs one attempt end to end: a fresh copy of the incident's anonymized workspace, the
+ * leakage check (a leak is an infra error), the sandbox, the agent, validation of its
+ * `diagnosis.json` and `trajectory.json`, scoring against the pristine buggy tree, and last,
+ * atomically, `attempt.json`. The attempt holds a uid of its own and disk budgets on its
+ * workspace and `/output` while it runs (as root; see `holdAttemptResources`). The attempt
+ * folder is built aside and renamed into place, so it is either complete or absent. Never
+ * throws for the agent's or the harness's failures: they become the attempt's status.
+ */
+export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
+  const { incident, attempt } = options;
+  const startedAt = new Date();
+  const policy = attemptPolicy(options);
+  const folder = await stageAttemptFolder({
+    outDir: options.outDir,
+    incidentId: incident.id,
+    attempt,
+    secrets: options.secrets ?? [],
+  });
+  const work = await mkdtemp(join(options.tempDir, workDirPrefix(incident.id, attempt)));
+  const resources = await holdAttemptResources(work, policy);
+  const run = attemptRun(options, resources, folder);
+  run.emit({ type: "attempt-start", incidentId: incident.id, attempt });
+  let prepared: PreparedIncident | undefined;
+  try {
+    prepared = await options.prepared;
+    await prepareWork(run, prepared);
+    const outcome = await runAgent(run);
+    await takeOutcome(run, outcome);
+    await collectOutputs(run, outcome);
+  } catch (caught) {
+    await classifyFailure(run, caught);
+  }
+  const scorable = run.state.status !== "infra-error" && run.state.status !== "interrupted";
+  const metrics = prepared && scorable ? await scoreAttempt(run, prepared) : undefined;
+  const record = attemptRecord(run, startedAt, metrics, policy.backend);
   await folder.write(ATTEMPT_FILES.attempt, serialize(record));
   // A kill between the two renames of commit leaves no attempt folder: the attempt is redone.
   await folder.commit();
+  await resources.release();
   await rm(work, { recursive: true, force: true }).catch(() => {});
-  emit({ type: "attempt-end", incidentId, attempt, record });
+  run.emit({ type: "attempt-end", incidentId: incident.id, attempt, record });
   return record;
 }

@@ -1,5 +1,6 @@
 import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { unmountLeftoverDiskBudgets } from "@distdebug/sandbox";
 import { processAlive } from "@distdebug/schema";
 
 /** Start of an attempt's working folder name under the cache's `tmp/` (pid: whose it is). */
@@ -13,11 +14,13 @@ function workDirOwner(name: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** Removes working folders of dead processes from `tempDir` (those of live runs stay). */
+/** Removes working folders of dead processes from `tempDir` (those of live runs stay), unmounting their disk budgets. */
 export async function removeDeadWorkDirs(tempDir: string): Promise<void> {
   for (const name of await readdir(tempDir).catch(() => [] as string[])) {
     const owner = workDirOwner(name);
-    if (owner !== undefined && !processAlive(owner))
-      await rm(join(tempDir, name), { recursive: true, force: true });
+    if (owner === undefined || processAlive(owner)) continue;
+    // A dead run's disk budgets (tmpfs mounts) are still mounted there: unmount them first.
+    await unmountLeftoverDiskBudgets(join(tempDir, name));
+    await rm(join(tempDir, name), { recursive: true, force: true });
   }
 }

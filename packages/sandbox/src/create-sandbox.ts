@@ -1,14 +1,22 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { DistDebugError, type SandboxPolicy, type SandboxPolicyInput } from "@distdebug/schema";
+import type { DiskBudget } from "./disk-budget.js";
 import { sandboxUnavailable, USERNS_HINT } from "./errors.js";
 import type { SandboxEvent } from "./events.js";
 import { type BwrapMode, bwrapArgs, GATEWAY_SOCKET_PATH } from "./internal/bwrap-args.js";
 import { toExecResult } from "./internal/exec-result.js";
-import { findExecutable, findSystemTool, hostRootLayout, pathDirs } from "./internal/host.js";
+import {
+  findExecutable,
+  findLauncher,
+  findSystemTool,
+  hostRootLayout,
+  pathDirs,
+} from "./internal/host.js";
 import { createNoSandbox } from "./internal/no-sandbox.js";
 import { resolvePolicy } from "./internal/resolve-policy.js";
 import { type RunProcessResult, runProcess } from "./internal/run-process.js";
+import { userNamespaceFilter } from "./internal/seccomp.js";
 import { prepareReadableDir, prepareWritableDir } from "./prepare-writable-dir.js";
 import { type ExecOptions, type ExecResult, NO_SANDBOX_WARNING, type Sandbox } from "./sandbox.js";
 
@@ -35,6 +43,11 @@ export interface CreateSandboxOptions {
    * make `task` readable for others (`prepareReadableDir`). Default true.
    */
   prepareDirs?: boolean;
+  /**
+   * Disk budgets of the bound folders (see `mountDiskBudget`): a command after which one is
+   * exhausted reports `limitHit: "disk"`.
+   */
+  diskBudgets?: readonly DiskBudget[];
   /** The bwrap executable. Default: `bwrap` found on `PATH`. */
   bwrapPath?: string;
   onEvent?: (event: SandboxEvent) => void;
@@ -102,6 +115,8 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
     if (task !== undefined) await prepareReadableDir(task);
   }
   const rootLayout = await hostRootLayout();
+  const seccomp = userNamespaceFilter();
+  const launcher = await findLauncher();
   const running = new Set<AbortController>();
   let disposed = false;
   let commandCount = 0;
@@ -129,9 +144,11 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
       prlimit,
       setpriv,
       envTool,
+      launcher,
       env,
       cwd: execOptions.cwd,
       statusFd: 3,
+      seccompFd: seccomp === undefined ? undefined : 4,
       argv: typeof command === "string" ? ["/bin/sh", "-c", command] : command,
     });
     const controller = new AbortController();
@@ -154,6 +171,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
         killOutputBytes: policy.limits.killOutputBytes,
         signal,
         statusFd: true,
+        fd4Input: seccomp,
         onStatus: (status) =>
           emit({
             type: "command-start",
@@ -173,6 +191,8 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
     const killed = raw.timedOut || raw.outputLimitHit;
     if (!killed && raw.statusExitCode === undefined) throw setupError(raw.stderr.text(), mode);
     const result = toExecResult(raw);
+    if (result.limitHit === undefined && (await anyExhausted(options.diskBudgets)))
+      result.limitHit = "disk";
     emit({ type: "command-end", commandId, ...pick(result) });
     return result;
   };
@@ -187,6 +207,11 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
       for (const controller of running) controller.abort();
     },
   };
+}
+
+async function anyExhausted(budgets: readonly DiskBudget[] = []): Promise<boolean> {
+  for (const budget of budgets) if (await budget.exhausted()) return true;
+  return false;
 }
 
 function pick(result: ExecResult) {

@@ -1,3 +1,4 @@
+import type { LimitHit } from "@distdebug/schema";
 /**
  * Events a sandbox emits through `onEvent`. Named `<noun>-<verb>`.
  *
@@ -36,8 +37,5 @@ export type SandboxEvent =
 /** The backends: `bubblewrap`, or the unsafe development-only `no-sandbox`. */
 export type SandboxBackendName = "bubblewrap" | "no-sandbox";
 
-/**
- * Which limit stopped a command: `timeout` (wall clock), `output` (past `killOutputBytes`),
- * `file-size` (a write past `fileSizeBytes` killed a process with SIGXFSZ).
- */
-export type LimitHit = "timeout" | "output" | "file-size";
+/** Which limit stopped a command (`LimitHit` of @distdebug/schema, one union for commands and attempts). */
+export type { LimitHit } from "@distdebug/schema";

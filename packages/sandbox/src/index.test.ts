@@ -8,11 +8,16 @@ describe("the public surface", () => {
       "GATEWAY_SOCKET_PATH",
       "INSTALL_HINT",
       "NO_SANDBOX_WARNING",
+      "SANDBOX_UID_COUNT",
+      "SANDBOX_UID_FIRST",
       "createSandbox",
+      "leaseSandboxUser",
+      "mountDiskBudget",
       "parseSandboxPolicy",
       "prepareReadableDir",
       "prepareWritableDir",
       "probeSandbox",
+      "unmountLeftoverDiskBudgets",
     ]);
   });
 });

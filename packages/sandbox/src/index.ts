@@ -1,4 +1,11 @@
 export { type CreateSandboxOptions, createSandbox } from "./create-sandbox.js";
+export {
+  type DiskBudget,
+  type DiskEnforcement,
+  type MountDiskBudgetOptions,
+  mountDiskBudget,
+  unmountLeftoverDiskBudgets,
+} from "./disk-budget.js";
 export { INSTALL_HINT } from "./errors.js";
 export type { LimitHit, SandboxBackendName, SandboxEvent } from "./events.js";
 export { GATEWAY_SOCKET_PATH } from "./internal/bwrap-args.js";
@@ -21,3 +28,10 @@ export {
   type Sandbox,
   type SandboxMode,
 } from "./sandbox.js";
+export {
+  type LeaseSandboxUserOptions,
+  leaseSandboxUser,
+  SANDBOX_UID_COUNT,
+  SANDBOX_UID_FIRST,
+  type SandboxUserLease,
+} from "./sandbox-user-lease.js";

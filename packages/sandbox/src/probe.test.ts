@@ -16,6 +16,16 @@ describe("probeSandbox", () => {
     expect(probe.backends.at(-1)).toEqual({ backend: "no-sandbox", available: true, unsafe: true });
   });
 
+  it("says how resources are bounded here (cgroup v1 host: per-process memory rlimits)", async () => {
+    const probe = await probeSandbox();
+    expect(probe.resources).toEqual({
+      memory: "rlimit-per-process",
+      processes: isRoot ? "per-attempt-uid" : "shared-uid",
+      disk: isRoot ? "tmpfs" : "none",
+    });
+    expect(typeof probe.cgroupV2Delegated).toBe("boolean");
+  });
+
   it("says why not and how to install when bwrap is missing", async () => {
     const probe = await probeSandbox({ bwrapPath: "/nonexistent/bwrap" });
     expect(probe.recommended).toBeUndefined();

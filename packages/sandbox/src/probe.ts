@@ -1,7 +1,8 @@
-import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, chmod, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SandboxPolicy } from "@distdebug/schema";
+import { type ResourceEnforcement, SandboxPolicy } from "@distdebug/schema";
 import { INSTALL_HINT, USERNS_HINT } from "./errors.js";
 import type { SandboxBackendName } from "./events.js";
 import { bwrapArgs } from "./internal/bwrap-args.js";
@@ -30,6 +31,15 @@ export interface SandboxProbe {
   bwrapVersion?: string;
   /** `bubblewrap` in `privileged` and `user-namespace` modes, then `no-sandbox`. */
   backends: BackendProbe[];
+  /**
+   * How attempts' resources are bounded here: `memory` is `rlimit-per-process` (RLIMIT_AS per
+   * process; a total per attempt through cgroup v2 is not applied yet), `processes`
+   * `per-attempt-uid` as root (each attempt leases a uid, see `leaseSandboxUser`) else
+   * `shared-uid`, `disk` `tmpfs` as root with `mount` (see `mountDiskBudget`) else `none`.
+   */
+  resources: ResourceEnforcement;
+  /** True when this process sits in a cgroup v2 whose memory controller it may use (delegated). */
+  cgroupV2Delegated: boolean;
   /** What `createSandbox` with `mode: "auto"` would use, if it works; else undefined. */
   recommended?: { backend: "bubblewrap"; mode: SandboxMode };
 }
@@ -55,7 +65,12 @@ export interface ProbeSandboxOptions {
 export async function probeSandbox(options: ProbeSandboxOptions = {}): Promise<SandboxProbe> {
   const uid = process.getuid?.() ?? -1;
   const bwrapPath = await findExecutable(options.bwrapPath ?? "bwrap", pathDirs(process.env.PATH));
-  const probe: SandboxProbe = { uid, backends: [] };
+  const probe: SandboxProbe = {
+    uid,
+    backends: [],
+    resources: await resourceEnforcement(uid),
+    cgroupV2Delegated: await cgroupV2Delegated(),
+  };
   const unsafe: BackendProbe = { backend: "no-sandbox", available: true, unsafe: true };
   if (bwrapPath === undefined) {
     const reason = `${options.bwrapPath ?? "bwrap"} was not found on PATH`;
@@ -193,4 +208,29 @@ async function userNamespaceSysctl(): Promise<string | undefined> {
   if ((await read("/proc/sys/kernel/apparmor_restrict_unprivileged_userns")) === "1")
     return "AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns = 1)";
   return undefined;
+}
+
+/** How attempts' resources are bounded on this host (see {@link SandboxProbe.resources}). */
+async function resourceEnforcement(uid: number): Promise<ResourceEnforcement> {
+  const root = uid === 0;
+  return {
+    memory: "rlimit-per-process",
+    processes: root ? "per-attempt-uid" : "shared-uid",
+    disk: root && (await findSystemTool("mount")) !== undefined ? "tmpfs" : "none",
+  };
+}
+
+/** True when /sys/fs/cgroup is cgroup v2 and this process's cgroup offers a writable memory controller. */
+async function cgroupV2Delegated(): Promise<boolean> {
+  try {
+    const own = /^0::(\/.*)$/m.exec(await readFile("/proc/self/cgroup", "utf8"))?.[1];
+    if (own === undefined) return false;
+    const dir = join("/sys/fs/cgroup", own);
+    const controllers = await readFile(join(dir, "cgroup.controllers"), "utf8");
+    if (!controllers.split(/\s+/).includes("memory")) return false;
+    await access(join(dir, "cgroup.subtree_control"), constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -15,6 +15,29 @@ export const AttemptStatus = z.enum([
 export type AttemptStatus = z.infer<typeof AttemptStatus>;
 
 /**
+ * Which limit stopped a command or an attempt: `timeout` (wall clock), `output` (printed past
+ * `killOutputBytes`), `file-size` (a file past `fileSizeBytes`, or a trajectory past its 32 MiB
+ * cap), `disk` (the workspace and `/output` grew past their disk budget).
+ */
+export const LimitHit = z.enum(["timeout", "output", "file-size", "disk"]);
+/** Which limit stopped a command or an attempt. */
+export type LimitHit = z.infer<typeof LimitHit>;
+
+/**
+ * How the attempt's resources were bounded on the host that ran it (see `probeSandbox`):
+ * `memory` `cgroup-v2` (a total per attempt) or `rlimit-per-process` (RLIMIT_AS per process);
+ * `processes` `per-attempt-uid` (RLIMIT_NPROC of a uid of its own) or `shared-uid`; `disk`
+ * `tmpfs` (workspace and `/output` capped) or `none`.
+ */
+export const ResourceEnforcement = z.object({
+  memory: z.enum(["cgroup-v2", "rlimit-per-process"]),
+  processes: z.enum(["per-attempt-uid", "shared-uid"]),
+  disk: z.enum(["tmpfs", "none"]),
+});
+/** How an attempt's resources were bounded. */
+export type ResourceEnforcement = z.infer<typeof ResourceEnforcement>;
+
+/**
  * `attempt.json`: written last and atomically. An attempt folder without a valid one is not
  * finished and is redone on resume.
  */
@@ -25,6 +48,8 @@ export const Attempt = z.object({
   attempt: z.number().int().min(1),
   status: AttemptStatus,
   error: z.object({ code: z.string(), message: z.string() }).optional(),
+  /** The limit that ended a `limit-exceeded` attempt, when it was a resource of the sandbox. */
+  limitHit: LimitHit.optional(),
   startedAt: Timestamp,
   endedAt: Timestamp,
   durationMs: z.number().min(0),
@@ -37,7 +62,11 @@ export const Attempt = z.object({
   outputs: z.record(z.string(), Sha256).default({}),
   /** Headline metrics copied from diagnosis_scores.json, for quick reading. */
   metrics: ScoreMetrics.optional(),
-  sandbox: z.object({ backend: z.string(), policy: SandboxPolicy }),
+  sandbox: z.object({
+    backend: z.string(),
+    policy: SandboxPolicy,
+    enforcement: ResourceEnforcement.optional(),
+  }),
 });
 /** `attempt.json`. */
 export type Attempt = z.infer<typeof Attempt>;

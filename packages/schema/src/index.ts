@@ -1,4 +1,4 @@
-export { Attempt, AttemptStatus } from "./attempt.js";
+export { Attempt, AttemptStatus, LimitHit, ResourceEnforcement } from "./attempt.js";
 export {
   addUsage,
   CommitId,

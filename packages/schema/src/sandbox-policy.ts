@@ -68,6 +68,16 @@ export const SandboxLimits = z.object({
     .int()
     .positive()
     .default(256 * MiB),
+  /**
+   * How much the workspace (with `/task`) may grow during an attempt, in bytes; `/output` has
+   * its own cap (diagnosis and trajectory size). Enforced with a size-capped tmpfs when the
+   * runner runs as root. Default 2 GiB.
+   */
+  diskBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(2048 * MiB),
   /** Bytes of stdout and of stderr kept each; the rest is counted and dropped. Default 1 MiB. */
   outputBytes: z.number().int().positive().default(MiB),
   /**
@@ -88,7 +98,8 @@ export type SandboxLimits = z.infer<typeof SandboxLimits>;
 /**
  * The unprivileged user commands run as when the host runs the sandbox as root (the kernel
  * does not enforce the process limit for uid 0). Ignored when the caller is not root: commands
- * then run as the caller's uid inside a user namespace.
+ * then run as the caller's uid inside a user namespace. `distdebug run` replaces it, as root,
+ * with a uid leased for each attempt (recorded in attempt.json).
  */
 export const SandboxUser = z.object({
   /** Default 65534 (`nobody`). */

@@ -1,5 +1,5 @@
 import { rm } from "node:fs/promises";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import {
   type CallTokens,
@@ -113,6 +113,171 @@ function jsonObjectBody(raw: Buffer | undefined): Record<string, unknown> | unde
   }
 }
 
+/** What the forwarding steps of one gateway share. */
+interface GatewayContext {
+  options: StartGatewayOptions;
+  upstreamBase: string;
+  closing: AbortController;
+}
+
+/** The upstream request headers: the real key, the protocol's version header. */
+function upstreamHeaders(context: GatewayContext, req: IncomingMessage): Record<string, string> {
+  const { model, apiKey } = context.options;
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json",
+  };
+  if (model.provider === "anthropic") {
+    headers["x-api-key"] = apiKey;
+    headers["anthropic-version"] = String(req.headers["anthropic-version"] ?? "2023-06-01");
+  } else headers.authorization = `Bearer ${apiKey}`;
+  return headers;
+}
+
+/** Posts the body upstream with the model's timeout and retries (429, 5xx). */
+function postUpstream(
+  context: GatewayContext,
+  path: string,
+  headers: Record<string, string>,
+  payload: string,
+): Promise<{ status: number; text: string; contentType: string | null }> {
+  const { model, retryInitialDelayMs } = context.options;
+  const { closing } = context;
+  const upstreamPath = model.provider === "openai" ? path.replace(/^\/v1/, "") : path;
+  return withRetries(
+    async () => {
+      const response = await fetch(`${context.upstreamBase}${upstreamPath}`, {
+        method: "POST",
+        headers,
+        body: payload,
+        signal: AbortSignal.any([closing.signal, AbortSignal.timeout(model.timeoutMs)]),
+      });
+      const text = await response.text();
+      if (isRetryableStatus(response.status))
+        throw new UpstreamStatus(response.status, response.headers, text);
+      return { status: response.status, text, contentType: response.headers.get("content-type") };
+    },
+    (error) => {
+      if (closing.signal.aborted) return { retryable: false };
+      if (error instanceof UpstreamStatus) {
+        const after = retryAfterMs(error.headers);
+        return { retryable: true, ...(after === undefined ? {} : { retryAfterMs: after }) };
+      }
+      return { retryable: true };
+    },
+    {
+      maxRetries: model.maxRetries,
+      signal: closing.signal,
+      ...(retryInitialDelayMs === undefined ? {} : { initialDelayMs: retryInitialDelayMs }),
+    },
+  );
+}
+
+/** Meters one upstream reply (its usage, or the error it was). */
+function meterReply(context: GatewayContext, status: number, text: string, started: number): void {
+  const { model, meter } = context.options;
+  let tokens: CallTokens | undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {}
+  if (status >= 200 && status < 300) tokens = usageFromWire(model.provider, parsed);
+  const call = meter.record({
+    model:
+      typeof (parsed as { model?: unknown })?.model === "string"
+        ? String((parsed as { model: string }).model)
+        : model.name,
+    inputTokens: tokens?.inputTokens ?? 0,
+    outputTokens: tokens?.outputTokens ?? 0,
+    cachedTokens: tokens?.cachedTokens ?? 0,
+    durationMs: Date.now() - started,
+    ...(status >= 300
+      ? { error: `HTTP ${status}` }
+      : tokens
+        ? {}
+        : { error: "the reply carried no usage" }),
+  });
+  context.options.onCall?.(call);
+}
+
+/** Meters a call that got no reply, and answers the agent with the upstream's or the gateway's error. */
+function answerFailure(
+  context: GatewayContext,
+  error: unknown,
+  res: ServerResponse,
+  started: number,
+): void {
+  const { model, meter } = context.options;
+  const message =
+    error instanceof UpstreamStatus
+      ? `upstream HTTP ${error.status} after ${model.maxRetries + 1} tries`
+      : `the upstream model API could not be reached: ${errorMessage(error)}`;
+  const call = meter.recordFailure({
+    model: model.name,
+    durationMs: Date.now() - started,
+    error: message,
+  });
+  context.options.onCall?.(call);
+  if (error instanceof UpstreamStatus && !res.destroyed) {
+    res.writeHead(error.status, {
+      "content-type": error.headers.get("content-type") ?? "application/json",
+    });
+    res.end(error.text);
+  } else sendJson(res, 502, refusal("gateway_error", message));
+}
+
+/** Forwards one admitted request upstream, meters it and answers the agent. */
+async function forward(
+  context: GatewayContext,
+  path: string,
+  body: Record<string, unknown>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const started = Date.now();
+  try {
+    const reply = await postUpstream(
+      context,
+      path,
+      upstreamHeaders(context, req),
+      JSON.stringify(body),
+    );
+    meterReply(context, reply.status, reply.text, started);
+    if (!res.destroyed) {
+      res.writeHead(reply.status, { "content-type": reply.contentType ?? "application/json" });
+      res.end(reply.text);
+    }
+  } catch (error) {
+    answerFailure(context, error, res, started);
+  }
+}
+
+/** Listens on the socket and restricts it to its owner; on failure removes the gateway's own folder. */
+async function listenPrivately(
+  server: Server,
+  socketPath: string,
+  dir: string,
+  options: StartGatewayOptions,
+): Promise<void> {
+  const ownDir = options.dir === undefined;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(socketPath, () => resolve());
+    });
+    // Only the sandbox's user connects (the attempt's own uid as root); bwrap may run as that
+    // user (user-namespace mode as root), so it owns the private folder too.
+    await restrictSocket(socketPath, ownDir ? dir : undefined, options.owner);
+  } catch (error) {
+    if (ownDir) await rm(dir, { recursive: true, force: true });
+    throw new DistDebugError({
+      code: "SANDBOX_ERROR",
+      message: `the model gateway could not listen on ${socketPath}: ${errorMessage(error)}`,
+      cause: error,
+    });
+  }
+}
+
 /**
  * Starts the model gateway: an HTTP server on a Unix socket that the sandbox sees at
  * `/run/distdebug/gateway.sock`, reached from inside through the forwarder's loopback URL.
@@ -140,8 +305,11 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
   const ownDir = options.dir === undefined;
   const dir = options.dir ?? (await createPrivateSocketDir());
   const socketPath = join(dir, "gateway.sock");
-  const upstreamBase = (model.baseUrl ?? DEFAULT_BASE_URLS[model.provider]).replace(/\/+$/, "");
-  const closing = new AbortController();
+  const context: GatewayContext = {
+    options,
+    upstreamBase: (model.baseUrl ?? DEFAULT_BASE_URLS[model.provider]).replace(/\/+$/, ""),
+    closing: new AbortController(),
+  };
   let limitHit: string | undefined;
   let refused = 0;
 
@@ -175,7 +343,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
     const admission = admitRequest(path, body, req.headers["anthropic-beta"], res);
     if (admission === undefined) return;
     try {
-      await forward(path, body, req, res);
+      await forward(context, path, body, req, res);
     } finally {
       admission.release();
     }
@@ -210,126 +378,12 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
     return undefined;
   };
 
-  const forward = async (
-    path: string,
-    body: Record<string, unknown>,
-    req: IncomingMessage,
-    res: ServerResponse,
-  ) => {
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      accept: "application/json",
-    };
-    if (model.provider === "anthropic") {
-      headers["x-api-key"] = options.apiKey;
-      headers["anthropic-version"] = String(req.headers["anthropic-version"] ?? "2023-06-01");
-    } else {
-      headers.authorization = `Bearer ${options.apiKey}`;
-    }
-    const upstreamPath = model.provider === "openai" ? path.replace(/^\/v1/, "") : path;
-    const started = Date.now();
-    const payload = JSON.stringify(body);
-    try {
-      const { status, text, contentType } = await withRetries(
-        async () => {
-          const response = await fetch(`${upstreamBase}${upstreamPath}`, {
-            method: "POST",
-            headers,
-            body: payload,
-            signal: AbortSignal.any([closing.signal, AbortSignal.timeout(model.timeoutMs)]),
-          });
-          const text = await response.text();
-          if (isRetryableStatus(response.status))
-            throw new UpstreamStatus(response.status, response.headers, text);
-          return {
-            status: response.status,
-            text,
-            contentType: response.headers.get("content-type"),
-          };
-        },
-        (error) => {
-          if (closing.signal.aborted) return { retryable: false };
-          if (error instanceof UpstreamStatus) {
-            const after = retryAfterMs(error.headers);
-            return { retryable: true, ...(after === undefined ? {} : { retryAfterMs: after }) };
-          }
-          return { retryable: true };
-        },
-        {
-          maxRetries: model.maxRetries,
-          signal: closing.signal,
-          ...(options.retryInitialDelayMs === undefined
-            ? {}
-            : { initialDelayMs: options.retryInitialDelayMs }),
-        },
-      );
-      let tokens: CallTokens | undefined;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {}
-      if (status >= 200 && status < 300) tokens = usageFromWire(model.provider, parsed);
-      const call = meter.record({
-        model:
-          typeof (parsed as { model?: unknown })?.model === "string"
-            ? String((parsed as { model: string }).model)
-            : model.name,
-        inputTokens: tokens?.inputTokens ?? 0,
-        outputTokens: tokens?.outputTokens ?? 0,
-        cachedTokens: tokens?.cachedTokens ?? 0,
-        durationMs: Date.now() - started,
-        ...(status >= 300
-          ? { error: `HTTP ${status}` }
-          : tokens
-            ? {}
-            : { error: "the reply carried no usage" }),
-      });
-      options.onCall?.(call);
-      if (!res.destroyed) {
-        res.writeHead(status, { "content-type": contentType ?? "application/json" });
-        res.end(text);
-      }
-    } catch (error) {
-      const message =
-        error instanceof UpstreamStatus
-          ? `upstream HTTP ${error.status} after ${model.maxRetries + 1} tries`
-          : `the upstream model API could not be reached: ${errorMessage(error)}`;
-      const call = meter.recordFailure({
-        model: model.name,
-        durationMs: Date.now() - started,
-        error: message,
-      });
-      options.onCall?.(call);
-      if (error instanceof UpstreamStatus && !res.destroyed) {
-        res.writeHead(error.status, {
-          "content-type": error.headers.get("content-type") ?? "application/json",
-        });
-        res.end(error.text);
-      } else sendJson(res, 502, refusal("gateway_error", message));
-    }
-  };
-
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) =>
       sendJson(res, 500, refusal("gateway_error", errorMessage(error))),
     );
   });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(socketPath, () => resolve());
-    });
-    // Only the sandbox's user connects; bwrap may run as that user (user-namespace mode as
-    // root), so it owns the private folder too.
-    await restrictSocket(socketPath, ownDir ? dir : undefined, options.owner);
-  } catch (error) {
-    if (ownDir) await rm(dir, { recursive: true, force: true });
-    throw new DistDebugError({
-      code: "SANDBOX_ERROR",
-      message: `the model gateway could not listen on ${socketPath}: ${errorMessage(error)}`,
-      cause: error,
-    });
-  }
+  await listenPrivately(server, socketPath, dir, options);
   return {
     socketPath,
     get limitHit() {
@@ -339,7 +393,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
       return refused;
     },
     async close() {
-      closing.abort();
+      context.closing.abort();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       if (ownDir) await rm(dir, { recursive: true, force: true });

@@ -10,6 +10,9 @@ describe("distdebug sandbox probe", () => {
     expect(io.out()).toMatch(/bubblewrap \(privileged\)/);
     expect(io.out()).toMatch(/bubblewrap \(user-namespace\)/);
     expect(io.out()).toMatch(/no-sandbox\s+available, UNSAFE/);
+    expect(io.out()).toMatch(
+      /^resources: memory rlimit-per-process, processes (per-attempt|shared)-uid, disk (tmpfs|none)$/m,
+    );
     expect(io.out()).toMatch(/sandbox: bubblewrap in (privileged|user-namespace) mode\n$/);
   });
 
@@ -19,5 +22,6 @@ describe("distdebug sandbox probe", () => {
     const probe = JSON.parse(io.out());
     expect(probe.ok).toBe(true);
     expect(probe.backends).toHaveLength(3);
+    expect(probe.resources.memory).toBe("rlimit-per-process");
   });
 });

@@ -28,6 +28,8 @@ export default defineCommand({
       if (!backend.available && backend.fix)
         io.stdout(`      ${"".padEnd(30)} fix: ${backend.fix}\n`);
     }
+    const { memory, processes, disk } = probe.resources;
+    io.stdout(`resources: memory ${memory}, processes ${processes}, disk ${disk}\n`);
     io.stdout(
       probe.recommended
         ? `sandbox: bubblewrap in ${probe.recommended.mode} mode\n`

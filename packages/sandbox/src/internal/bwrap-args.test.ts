@@ -32,6 +32,40 @@ function pairs(args: string[], flag: string): [string, string][] {
 }
 
 describe("bwrapArgs", () => {
+  it("with the launcher: one program sets limits, drops to the uid (privileged only) and sets the environment; seccomp on fd 4", () => {
+    const policy = { user: { uid: 1234, gid: 5678 }, limits: { processes: 7 }, env: { A: "1" } };
+    const privileged = bwrapArgs(
+      input({ launcher: "/opt/launch", seccompFd: 4, env: { A: "1" } }, policy),
+    );
+    expect(pairs(privileged, "--ro-bind")).toContainEqual(["/opt/launch", "/run/distdebug/launch"]);
+    expect(
+      privileged.slice(privileged.indexOf("--seccomp"), privileged.indexOf("--seccomp") + 2),
+    ).toEqual(["--seccomp", "4"]);
+    const tail = privileged.slice(privileged.lastIndexOf("--json-status-fd") + 3);
+    expect(tail.slice(0, 4)).toEqual([
+      "/run/distdebug/launch",
+      "7",
+      String(4096 * 1024 * 1024),
+      String(256 * 1024 * 1024),
+    ]);
+    expect(tail.slice(4)).toEqual(["1234", "5678", "1", "A=1", "--", "/bin/sh", "-c", "echo hi"]);
+    expect(privileged).not.toContain("/usr/bin/setpriv");
+    const userNamespace = bwrapArgs(
+      input({ mode: "user-namespace", launcher: "/opt/launch", env: { A: "1" } }, policy),
+    );
+    expect(userNamespace.slice(-8)).toEqual([
+      "-",
+      "-",
+      "1",
+      "A=1",
+      "--",
+      "/bin/sh",
+      "-c",
+      "echo hi",
+    ]);
+    expect(userNamespace).not.toContain("--setenv");
+  });
+
   it("privileged: unshares namespaces one by one without a user namespace, then prlimit, then setpriv to the policy uid", () => {
     const args = bwrapArgs(
       input(

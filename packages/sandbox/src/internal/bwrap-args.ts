@@ -13,6 +13,9 @@ import { ETC_FILES, type RootEntry } from "./host.js";
  */
 export const GATEWAY_SOCKET_PATH = "/run/distdebug/gateway.sock";
 
+/** Where the launcher (see `findLauncher`) is bound inside the sandbox. */
+const LAUNCHER_TARGET = "/run/distdebug/launch";
+
 /** How bubblewrap isolates (see `SandboxMode`). */
 export type BwrapMode = SandboxMode;
 
@@ -36,12 +39,16 @@ export interface BwrapArgsInput {
   setpriv?: string | undefined;
   /** Absolute path of `env`; needed in `privileged` mode. */
   envTool?: string | undefined;
+  /** Absolute host path of the compiled launcher; when set it replaces prlimit, setpriv and env. */
+  launcher?: string | undefined;
   /** The whole environment inside. */
   env: Readonly<Record<string, string>>;
   /** Working directory inside; default `/workspace`. */
   cwd?: string | undefined;
   /** The file descriptor bwrap writes its JSON status to. */
   statusFd: number;
+  /** The file descriptor bwrap reads its seccomp program from (see `userNamespaceFilter`), if any. */
+  seccompFd?: number | undefined;
   /** The command: argv inside the sandbox. */
   argv: readonly string[];
 }
@@ -74,13 +81,19 @@ export function bwrapArgs(input: BwrapArgsInput): string[] {
   if (input.output !== undefined) args.push("--bind", input.output, "/output");
   if (policy.network === "gateway" && input.gatewaySocket !== undefined)
     args.push("--bind", input.gatewaySocket, GATEWAY_SOCKET_PATH);
+  if (input.launcher !== undefined) args.push("--ro-bind", input.launcher, LAUNCHER_TARGET);
   args.push("--chdir", input.cwd ?? "/workspace", "--clearenv");
   // Privileged mode: prlimit and setpriv run as root, so they get an empty environment (no
   // LD_PRELOAD or LOCPATH of the policy reaches a root process); `env -i` sets the policy's
   // environment after the uid drop.
-  if (input.mode === "user-namespace")
+  if (input.mode === "user-namespace" && input.launcher === undefined)
     for (const [name, value] of Object.entries(input.env)) args.push("--setenv", name, value);
+  if (input.seccompFd !== undefined) args.push("--seccomp", String(input.seccompFd));
   args.push("--json-status-fd", String(input.statusFd), "--");
+  if (input.launcher !== undefined) {
+    args.push(...launcherArgs(input), ...input.argv);
+    return args;
+  }
   args.push(...limitArgs(input));
   if (input.mode === "privileged") {
     if (input.setpriv === undefined || input.envTool === undefined)
@@ -107,6 +120,24 @@ export function bwrapArgs(input: BwrapArgsInput): string[] {
   return args;
 }
 
+/** The launcher's arguments: limits, the uid to drop to (`-` in user-namespace mode), the environment, `--`. */
+function launcherArgs(input: BwrapArgsInput): string[] {
+  const { limits, user } = input.policy;
+  const privileged = input.mode === "privileged";
+  const env = Object.entries(input.env).map(([name, value]) => `${name}=${value}`);
+  return [
+    LAUNCHER_TARGET,
+    String(limits.processes),
+    String(limits.memoryBytes),
+    String(limits.fileSizeBytes),
+    privileged ? String(user.uid) : "-",
+    privileged ? String(user.gid) : "-",
+    String(env.length),
+    ...env,
+    "--",
+  ];
+}
+
 /** The folders above the bind targets (not /usr, not the root symlinks), parents first. */
 function parentDirs(input: BwrapArgsInput): string[] {
   const targets = [
@@ -115,6 +146,7 @@ function parentDirs(input: BwrapArgsInput): string[] {
   ];
   if (input.policy.network === "gateway" && input.gatewaySocket !== undefined)
     targets.push(GATEWAY_SOCKET_PATH);
+  if (input.launcher !== undefined) targets.push(LAUNCHER_TARGET);
   const skip = new Set(["/", "/usr", ...input.rootLayout.map((entry) => entry.path)]);
   const dirs = new Set<string>();
   for (const target of targets) {

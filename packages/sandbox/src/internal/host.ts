@@ -1,6 +1,7 @@
 import { constants } from "node:fs";
 import { access, lstat, readlink } from "node:fs/promises";
 import { delimiter, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** Folders searched for the helper binaries `prlimit`, `setpriv` and `env`. */
 const SYSTEM_BIN_DIRS = ["/usr/bin", "/bin", "/usr/sbin", "/sbin"];
@@ -33,8 +34,10 @@ export function pathDirs(path: string | undefined): string[] {
   return (path ?? "").split(delimiter).filter((dir) => dir !== "");
 }
 
-/** Finds `prlimit` or `setpriv` among the system folders (they live in /usr or /bin, visible inside). */
-export function findSystemTool(name: "prlimit" | "setpriv" | "env"): Promise<string | undefined> {
+/** Finds `prlimit`, `setpriv`, `env`, `mount` or `umount` among the system folders (they live in /usr or /bin, visible inside). */
+export function findSystemTool(
+  name: "prlimit" | "setpriv" | "env" | "mount" | "umount",
+): Promise<string | undefined> {
   return findExecutable(name, SYSTEM_BIN_DIRS);
 }
 
@@ -83,3 +86,15 @@ export const ETC_FILES = [
   "/etc/ca-certificates",
   "/etc/mime.types",
 ] as const;
+
+/** Where scripts/setup.sh builds the launcher (`native/launch.c`), beside `src` and `dist`. */
+const LAUNCHER_PATH = fileURLToPath(new URL("../../native/distdebug-launch", import.meta.url));
+
+/**
+ * The compiled launcher (limits, uid drop and exec in one process), or undefined when it was
+ * not built (no C compiler at setup): the sandbox then chains `prlimit`, `setpriv` and `env`.
+ */
+export async function findLauncher(): Promise<string | undefined> {
+  if (process.env.DISTDEBUG_SANDBOX_LAUNCHER === "off") return undefined;
+  return (await isExecutable(LAUNCHER_PATH)) ? LAUNCHER_PATH : undefined;
+}

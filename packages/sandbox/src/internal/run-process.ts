@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import { OutputBuffer } from "./output-buffer.js";
 
 /** What {@link runProcess} runs and how it is bounded. */
@@ -18,6 +18,8 @@ export interface RunProcessInput {
   signal?: AbortSignal | undefined;
   /** Open fd 3 as a pipe and read bwrap's JSON status documents from it. */
   statusFd: boolean;
+  /** Bytes the child reads from fd 4 (a pipe, closed after them): bwrap's `--seccomp 4`. */
+  fd4Input?: Uint8Array | undefined;
   /** Called once bwrap reports the sandbox's init process. */
   onStatus?: (status: BwrapStatus) => void;
 }
@@ -63,7 +65,9 @@ export function runProcess(input: RunProcessInput): Promise<RunProcessResult> {
     "pipe",
     "pipe",
   ];
-  if (input.statusFd) stdio.push("pipe");
+  if (input.statusFd || input.fd4Input !== undefined)
+    stdio.push(input.statusFd ? "pipe" : "ignore");
+  if (input.fd4Input !== undefined) stdio.push("pipe");
 
   return new Promise<RunProcessResult>((resolve) => {
     let timedOut = false;
@@ -157,6 +161,10 @@ export function runProcess(input: RunProcessInput): Promise<RunProcessResult> {
       }
     });
     statusStream?.on("error", () => {});
+
+    const fd4 = input.fd4Input === undefined ? null : (child.stdio[4] as Writable | null);
+    fd4?.on("error", () => {});
+    fd4?.end(input.fd4Input);
 
     if (child.stdin) {
       child.stdin.on("error", () => {});

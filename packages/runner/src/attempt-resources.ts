@@ -1,0 +1,84 @@
+import { join } from "node:path";
+import {
+  type DiskBudget,
+  leaseSandboxUser,
+  mountDiskBudget,
+  type SandboxUserLease,
+} from "@distdebug/sandbox";
+import {
+  MAX_DIAGNOSIS_BYTES,
+  MAX_TRAJECTORY_BYTES,
+  type ResourceEnforcement,
+  type SandboxPolicy,
+} from "@distdebug/schema";
+
+const MiB = 1024 * 1024;
+/** Size cap of `/output`: the diagnosis and trajectory caps plus room for the agent's temp files. */
+export const OUTPUT_DIR_BYTES = MAX_DIAGNOSIS_BYTES + MAX_TRAJECTORY_BYTES + MiB;
+/** The work folder's cap while the workspace is copied in, before it is set to used + `diskBytes`. */
+const MATERIALIZE_BYTES = 1024 * 1024 * MiB;
+
+/**
+ * What one attempt holds on the host for its lifetime: a uid of its own (as root), a disk
+ * budget on its work folder (workspace and task) and one on `/output`. Released by
+ * {@link AttemptResources.release}, always.
+ */
+export interface AttemptResources {
+  /** The policy with the leased uid as its user (unchanged when no uid was leased). */
+  policy: SandboxPolicy;
+  workspaceDir: string;
+  taskDir: string;
+  outputDir: string;
+  /** Both budgets, for the sandbox's `limitHit: "disk"`. */
+  budgets: DiskBudget[];
+  enforcement: ResourceEnforcement;
+  /** Caps the work folder at what it holds plus the policy's `diskBytes` (after the copy). */
+  startGrowthBudget(): Promise<void>;
+  /** True when the workspace or `/output` ran out of its disk budget. */
+  diskExhausted(): Promise<boolean>;
+  release(): Promise<void>;
+}
+
+/**
+ * Leases the attempt's uid and mounts its disk budgets (root with a bubblewrap policy; else
+ * the policy's uid and no caps, as the enforcement record says).
+ */
+export async function holdAttemptResources(
+  work: string,
+  policy: SandboxPolicy,
+): Promise<AttemptResources> {
+  const sandboxed = policy.backend === "bubblewrap" && process.getuid?.() === 0;
+  const lease: SandboxUserLease | undefined = sandboxed ? await leaseSandboxUser() : undefined;
+  const budgets: DiskBudget[] = [];
+  const release = async () => {
+    for (const budget of budgets.reverse()) await budget.release();
+    await lease?.release();
+  };
+  try {
+    if (sandboxed) budgets.push(await mountDiskBudget({ dir: work, bytes: MATERIALIZE_BYTES }));
+    const outputDir = join(work, "output");
+    if (sandboxed) budgets.push(await mountDiskBudget({ dir: outputDir, bytes: OUTPUT_DIR_BYTES }));
+    const capped = budgets.length > 0 && budgets.every((budget) => budget.enforcement === "tmpfs");
+    return {
+      policy: lease ? { ...policy, user: { uid: lease.uid, gid: lease.gid } } : policy,
+      workspaceDir: join(work, "workspace"),
+      taskDir: join(work, "task"),
+      outputDir,
+      budgets,
+      enforcement: {
+        memory: "rlimit-per-process",
+        processes: lease ? "per-attempt-uid" : "shared-uid",
+        disk: capped ? "tmpfs" : "none",
+      },
+      startGrowthBudget: async () => budgets[0]?.limitGrowth(policy.limits.diskBytes),
+      async diskExhausted() {
+        for (const budget of budgets) if (await budget.exhausted()) return true;
+        return false;
+      },
+      release,
+    };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}

@@ -1,0 +1,135 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { testdir } from "@distdebug/test-utils";
+import { describe, expect, it } from "vitest";
+import { createSandbox } from "./create-sandbox.js";
+import { mountDiskBudget, unmountLeftoverDiskBudgets } from "./disk-budget.js";
+import { leaseSandboxUser } from "./sandbox-user-lease.js";
+import { isRoot } from "./testing/test-support.js";
+
+const MiB = 1024 * 1024;
+const modes = isRoot ? (["privileged", "user-namespace"] as const) : (["user-namespace"] as const);
+
+describe("per-attempt resources", () => {
+  for (const mode of modes)
+    it(`refuses nested user namespaces and mounts (${mode})`, async () => {
+      const lease = await leaseSandboxUser();
+      try {
+        const sandbox = await createSandbox({
+          workspace: await testdir(),
+          mode,
+          policy: { user: { uid: lease.uid, gid: lease.gid } },
+        });
+        for (const command of [
+          "unshare -U true",
+          "unshare -m true",
+          "unshare -Urm mount -t tmpfs x /tmp",
+        ]) {
+          const result = await sandbox.exec(command);
+          expect(result.exitCode, command).not.toBe(0);
+          expect(result.stderr, command).toMatch(/unshare failed/);
+        }
+        const fork = await sandbox.exec("sh -c 'echo child' & wait");
+        expect(fork.stdout).toBe("child\n");
+      } finally {
+        await lease.release();
+      }
+    }, 60_000);
+
+  it.runIf(isRoot)(
+    "applies the same limits and uid with the launcher and with prlimit, setpriv and env",
+    async () => {
+      const lease = await leaseSandboxUser();
+      const policy = { user: { uid: lease.uid, gid: lease.gid }, limits: { processes: 33 } };
+      const outputs: string[] = [];
+      try {
+        for (const launcher of ["on", "off"]) {
+          process.env.DISTDEBUG_SANDBOX_LAUNCHER = launcher;
+          const sandbox = await createSandbox({ workspace: await testdir(), policy });
+          const result = await sandbox.exec(
+            "id -u; id -G; grep -E 'NoNewPrivs|CapBnd' /proc/self/status; grep -E 'processes|file size' /proc/self/limits; unshare -U true || echo refused",
+          );
+          outputs.push(result.stdout);
+        }
+      } finally {
+        delete process.env.DISTDEBUG_SANDBOX_LAUNCHER;
+        await lease.release();
+      }
+      expect(outputs[0]).toBe(outputs[1]);
+      expect(outputs[0]).toMatch(new RegExp(`^${lease.uid}\n${lease.gid}\n`));
+      expect(outputs[0]).toMatch(/NoNewPrivs:\s+1/);
+      expect(outputs[0]).toMatch(/CapBnd:\s+0+\n/);
+      expect(outputs[0]).toMatch(/Max processes\s+33\s+33/);
+      expect(outputs[0]).toMatch(/refused\n$/);
+    },
+    60_000,
+  );
+
+  it.runIf(isRoot)(
+    "gives concurrent sandboxes their own uid: one's fork loop does not starve the other's forks",
+    async () => {
+      const hogLease = await leaseSandboxUser();
+      const otherLease = await leaseSandboxUser();
+      expect(otherLease.uid).not.toBe(hogLease.uid);
+      try {
+        const policy = (lease: { uid: number; gid: number }) => ({
+          user: { uid: lease.uid, gid: lease.gid },
+          limits: { processes: 24, timeoutMs: 30_000 },
+        });
+        const hog = await createSandbox({ workspace: await testdir(), policy: policy(hogLease) });
+        const other = await createSandbox({
+          workspace: await testdir(),
+          policy: policy(otherLease),
+        });
+        // Bounded: 40 sleepers against a limit of 24; the rest fail. Holds them 6 s.
+        const hogging = hog.exec(
+          `perl -e 'my $f = 0; for (1..40) { my $p = fork(); if (!defined $p) { $f++; next } if ($p == 0) { sleep 6; exit 0 } } print "failed $f\\n"; 1 while wait() != -1'`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        const forks = await other.exec(
+          "ok=0; for i in $(seq 5); do (true) && ok=$((ok+1)); done; echo $ok",
+        );
+        const hogResult = await hogging;
+        expect(hogResult.stdout).toMatch(/^failed (1[6-9]|[2-3]\d)$/m);
+        expect(forks.stdout.trim()).toBe("5");
+        expect(forks.stderr).toBe("");
+      } finally {
+        await hogLease.release();
+        await otherLease.release();
+      }
+    },
+    90_000,
+  );
+
+  it.runIf(isRoot)(
+    "caps disk growth (limitHit disk) and shows no host path in mountinfo",
+    async () => {
+      const work = await mkdtemp(join(tmpdir(), "incident-zz-9-"));
+      const budget = await mountDiskBudget({ dir: work, bytes: 64 * MiB });
+      try {
+        expect(budget.enforcement).toBe("tmpfs");
+        const sandbox = await createSandbox({
+          workspace: work,
+          diskBudgets: [budget],
+          policy: { limits: { timeoutMs: 30_000 } },
+        });
+        const info = await sandbox.exec("cat /proc/self/mountinfo");
+        expect(info.stdout).toContain(" /workspace ");
+        expect(info.stdout).not.toContain(work);
+        expect(info.stdout).not.toContain("incident-zz-9");
+        const fill = await sandbox.exec("head -c 80000000 /dev/zero > big; echo $?");
+        expect(fill.stderr).toMatch(/No space left on device/);
+        expect(fill.limitHit).toBe("disk");
+        // A process that dies holding the budget leaves it mounted: the leftover sweep unmounts it.
+        await mountDiskBudget({ dir: join(work, "nested"), bytes: MiB });
+        expect(await unmountLeftoverDiskBudgets(work)).toBe(2);
+        expect(await unmountLeftoverDiskBudgets(work)).toBe(0);
+      } finally {
+        await budget.release();
+        await rm(work, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
+});
