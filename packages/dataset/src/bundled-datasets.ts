@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** A dataset that ships with the repository. */
@@ -10,9 +11,22 @@ export interface BundledDataset {
 }
 
 /**
- * The datasets that ship with the repository (`examples/dataset` and `datasets/catalog`),
- * the offline example dataset first, then the catalog. Only folders that hold a
- * `dataset.json` are listed, so an installed package without the repository finds none.
+ * Where a bundled dataset may be: inside the installed package first (`pnpm build` copies both
+ * datasets to `dist/datasets/`), then in the repository checkout this file belongs to (from
+ * `src/` in the monorepo, where nothing is copied).
+ */
+function candidates(name: BundledDataset["name"], repositoryPath: string): string[] {
+  return [
+    fileURLToPath(new URL(`./datasets/${name}`, import.meta.url)),
+    fileURLToPath(new URL(repositoryPath, new URL("../../../", import.meta.url))),
+  ];
+}
+
+/**
+ * The datasets that ship with the package (the offline example dataset and the real-incident
+ * catalog, copied into `dist/datasets/` by the build) or, when run from the repository's
+ * sources, its `examples/dataset` and `datasets/catalog`: the example dataset first, then the
+ * catalog. Only folders that hold a `dataset.json` are listed.
  *
  * @example
  * ```ts
@@ -21,10 +35,12 @@ export interface BundledDataset {
  * ```
  */
 export function bundledDatasets(): BundledDataset[] {
-  const root = new URL("../../../", import.meta.url);
-  const candidates: BundledDataset[] = [
-    { name: "example", dir: fileURLToPath(new URL("examples/dataset", root)) },
-    { name: "catalog", dir: fileURLToPath(new URL("datasets/catalog", root)) },
-  ];
-  return candidates.filter((candidate) => existsSync(`${candidate.dir}/dataset.json`));
+  const wanted = [
+    { name: "example", path: "examples/dataset" },
+    { name: "catalog", path: "datasets/catalog" },
+  ] as const;
+  return wanted.flatMap(({ name, path }) => {
+    const dir = candidates(name, path).find((folder) => existsSync(join(folder, "dataset.json")));
+    return dir ? [{ name, dir }] : [];
+  });
 }
