@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { DistDebugError, type SandboxPolicy, type SandboxPolicyInput } from "@distdebug/schema";
 import type { DiskBudget } from "./disk-budget.js";
-import { sandboxUnavailable, USERNS_HINT } from "./errors.js";
+import { sandboxDisposed, sandboxUnavailable, USERNS_HINT } from "./errors.js";
 import type { SandboxEvent } from "./events.js";
 import { type BwrapMode, bwrapArgs, GATEWAY_SOCKET_PATH } from "./internal/bwrap-args.js";
 import { toExecResult } from "./internal/exec-result.js";
@@ -125,11 +125,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
     command: string | readonly string[],
     execOptions: ExecOptions = {},
   ): Promise<ExecResult> => {
-    if (disposed)
-      throw new DistDebugError({
-        code: "SANDBOX_ERROR",
-        message: "the sandbox was disposed; create a new one",
-      });
+    if (disposed) throw sandboxDisposed();
     const commandId = ++commandCount;
     const env = { ...policy.env, ...(execOptions.env ?? {}) };
     if (policy.network === "gateway") env.DISTDEBUG_GATEWAY_SOCKET = GATEWAY_SOCKET_PATH;

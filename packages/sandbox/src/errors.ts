@@ -23,3 +23,11 @@ export function sandboxUnavailable(reason: string, fix: string = INSTALL_HINT): 
 /** What to do when user namespaces are off. */
 export const USERNS_HINT =
   "enable unprivileged user namespaces (`sysctl kernel.unprivileged_userns_clone=1`, `sysctl user.max_user_namespaces=15000`, or on Ubuntu 24.04 `sysctl kernel.apparmor_restrict_unprivileged_userns=0`), or run as root";
+
+/** The error of a command started on a sandbox after `dispose()`. */
+export function sandboxDisposed(): DistDebugError {
+  return new DistDebugError({
+    code: "SANDBOX_ERROR",
+    message: "the sandbox was disposed; create a new one",
+  });
+}

@@ -1,3 +1,4 @@
+import type { Stats } from "node:fs";
 import { chmod, lchown, lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { DistDebugError, SandboxPolicy, type SandboxPolicyInput } from "@distdebug/schema";
@@ -28,26 +29,18 @@ export async function prepareWritableDir(
 ): Promise<number> {
   if (process.getuid?.() !== 0) return 0;
   const user = options.user ?? SandboxPolicy.parse(options.policy ?? {}).user;
-  let changed = 0;
-  const visit = async (path: string): Promise<void> => {
-    const info = await lstat(path);
-    if (info.uid !== user.uid || info.gid !== user.gid) {
+  return changeTree(
+    dir,
+    async (path, info) => {
+      if (info.uid === user.uid && info.gid === user.gid) return false;
       await lchown(path, user.uid, user.gid);
-      changed += 1;
-    }
-    if (info.isDirectory()) for (const name of await readdir(path)) await visit(join(path, name));
-  };
-  try {
-    await visit(dir);
-  } catch (error) {
-    throw new DistDebugError({
-      code: "SANDBOX_ERROR",
-      message: `${dir}: cannot hand the folder to the sandbox user ${user.uid}:${user.gid} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-      data: { path: dir, uid: user.uid, gid: user.gid },
-      cause: error,
-    });
-  }
-  return changed;
+      return true;
+    },
+    {
+      what: `hand the folder to the sandbox user ${user.uid}:${user.gid}`,
+      data: { uid: user.uid, gid: user.gid },
+    },
+  );
 }
 
 /**
@@ -62,15 +55,33 @@ export async function prepareWritableDir(
  * ```
  */
 export async function prepareReadableDir(dir: string): Promise<number> {
+  return changeTree(
+    dir,
+    async (path, info) => {
+      if (info.isSymbolicLink()) return false;
+      const wanted = info.isDirectory() || (info.mode & 0o111) !== 0 ? 0o005 : 0o004;
+      if ((info.mode & wanted) === wanted) return false;
+      await chmod(path, (info.mode & 0o7777) | wanted);
+      return true;
+    },
+    { what: "make the folder readable for the sandbox user", data: {} },
+  );
+}
+
+/**
+ * Visits `dir` and every entry below it (never following links), applying `change` to each;
+ * returns how many entries `change` changed. A failure becomes a SANDBOX_ERROR saying what
+ * could not be done to the folder.
+ */
+async function changeTree(
+  dir: string,
+  change: (path: string, info: Stats) => Promise<boolean>,
+  failure: { what: string; data: Record<string, unknown> },
+): Promise<number> {
   let changed = 0;
   const visit = async (path: string): Promise<void> => {
     const info = await lstat(path);
-    if (info.isSymbolicLink()) return;
-    const wanted = info.isDirectory() || (info.mode & 0o111) !== 0 ? 0o005 : 0o004;
-    if ((info.mode & wanted) !== wanted) {
-      await chmod(path, (info.mode & 0o7777) | wanted);
-      changed += 1;
-    }
+    if (await change(path, info)) changed += 1;
     if (info.isDirectory()) for (const name of await readdir(path)) await visit(join(path, name));
   };
   try {
@@ -78,8 +89,8 @@ export async function prepareReadableDir(dir: string): Promise<number> {
   } catch (error) {
     throw new DistDebugError({
       code: "SANDBOX_ERROR",
-      message: `${dir}: cannot make the folder readable for the sandbox user (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-      data: { path: dir },
+      message: `${dir}: cannot ${failure.what} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      data: { path: dir, ...failure.data },
       cause: error,
     });
   }

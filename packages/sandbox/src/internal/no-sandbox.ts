@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { DistDebugError, type SandboxPolicy } from "@distdebug/schema";
+import { sandboxDisposed } from "../errors.js";
 import type { SandboxEvent } from "../events.js";
 import { type ExecOptions, type ExecResult, NO_SANDBOX_WARNING, type Sandbox } from "../sandbox.js";
 import { toExecResult } from "./exec-result.js";
@@ -33,11 +34,7 @@ export function createNoSandbox(input: NoSandboxInput): Sandbox {
     command: string | readonly string[],
     options: ExecOptions = {},
   ): Promise<ExecResult> => {
-    if (disposed)
-      throw new DistDebugError({
-        code: "SANDBOX_ERROR",
-        message: "the sandbox was disposed; create a new one",
-      });
+    if (disposed) throw sandboxDisposed();
     const commandId = ++commandCount;
     emit({ type: "sandbox-warn", backend: "no-sandbox", message: NO_SANDBOX_WARNING });
     const argv = typeof command === "string" ? ["/bin/sh", "-c", command] : [...command];
