@@ -1,9 +1,11 @@
-import { readFile, stat } from "node:fs/promises";
+import { watch } from "node:fs";
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Dataset, loadDataset } from "@distdebug/dataset";
+import { findMemoryCgroup } from "@distdebug/sandbox";
 import { parseRunConfig } from "@distdebug/schema";
-import { exampleDatasetDir, testdir } from "@distdebug/test-utils";
-import { beforeAll, describe, expect, it } from "vitest";
+import { cgroupV2Folder, exampleDatasetDir, testdir } from "@distdebug/test-utils";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { runBenchmark } from "./run-benchmark.js";
 
 const agentsDir = new URL("../fixtures/command-agents", import.meta.url).pathname;
@@ -17,7 +19,7 @@ beforeAll(async () => {
   cacheDir = await testdir();
 });
 
-type AbuseCase = "escape" | "disk" | "trajectory" | "hog" | "fork";
+type AbuseCase = "escape" | "disk" | "trajectory" | "hog" | "fork" | "quiet";
 
 /** Runs one attempt per case (concurrently, two at a time) through runBenchmark. */
 async function runAbuse(cases: AbuseCase[]) {
@@ -66,9 +68,10 @@ describe.runIf(isRoot)("an attempt's resources, attacked by a command agent", ()
     expect((await seen(2)).forkFailures).toBe(0);
     const uids = result.attempts.map((record) => record.sandbox.policy.user.uid);
     expect(new Set(uids).size).toBe(3);
+    const cgroup = "parent" in (await findMemoryCgroup());
     for (const record of result.attempts)
       expect(record.sandbox.enforcement).toEqual({
-        memory: "rlimit-per-process",
+        memory: cgroup ? "cgroup-v2" : "rlimit-per-process",
         processes: "per-attempt-uid",
         disk: "tmpfs",
       });
@@ -83,5 +86,44 @@ describe.runIf(isRoot)("an attempt's resources, attacked by a command agent", ()
     }
     const trajectory = join(outDir, "leasekv-77", "attempt-2", "trajectory.json");
     expect((await stat(trajectory)).size).toBeLessThan(MiB);
+  }, 240_000);
+
+  it("with a delegated cgroup v2: records cgroup-v2, runs the agent in the attempt's cgroup with memory.max, ends limit-exceeded (memory) on an oom kill", async () => {
+    // The memory controller is bound to cgroup v1 on the CI host: a folder laid out like a
+    // delegated cgroup v2 stands in (the kernel's enforcement itself cannot be tested here).
+    const quietParent = await cgroupV2Folder(join(await testdir(), "quiet"));
+    vi.stubEnv("DISTDEBUG_CGROUP_PARENT", quietParent);
+    let quiet: Awaited<ReturnType<typeof runAbuse>>;
+    try {
+      quiet = await runAbuse(["quiet"]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    const [record] = quiet.result.attempts;
+    expect(record?.status).toBe("succeeded");
+    expect(record?.sandbox.enforcement?.memory).toBe("cgroup-v2");
+    const [child] = (await readdir(quietParent)).filter((name) => name.startsWith("distdebug-"));
+    expect(child).toBeDefined();
+    const cgroup = join(quietParent, child!);
+    expect(await readFile(join(cgroup, "memory.max"), "utf8")).toBe(String(4096 * MiB));
+    expect((await readFile(join(cgroup, "cgroup.procs"), "utf8")).trim()).toMatch(/^\d+$/);
+
+    // The kernel's oom kill, played as soon as the attempt's cgroup exists.
+    const killedParent = await cgroupV2Folder(join(await testdir(), "killed"));
+    const watcher = watch(killedParent, (_event, name) => {
+      if (name?.startsWith("distdebug-"))
+        writeFile(join(killedParent, name, "memory.events"), "oom 1\noom_kill 1\n").catch(() => {});
+    });
+    vi.stubEnv("DISTDEBUG_CGROUP_PARENT", killedParent);
+    try {
+      const killed = await runAbuse(["quiet"]);
+      const [attempt] = killed.result.attempts;
+      expect(attempt?.status).toBe("limit-exceeded");
+      expect(attempt?.limitHit).toBe("memory");
+      expect(attempt?.error?.message).toMatch(/memory budget together \(4096 MiB\)/);
+    } finally {
+      watcher.close();
+      vi.unstubAllEnvs();
+    }
   }, 240_000);
 });

@@ -1,7 +1,9 @@
 import { join } from "node:path";
 import {
+  createMemoryBudget,
   type DiskBudget,
   leaseSandboxUser,
+  type MemoryBudget,
   mountDiskBudget,
   type SandboxUserLease,
 } from "@distdebug/sandbox";
@@ -20,7 +22,8 @@ const MATERIALIZE_BYTES = 1024 * 1024 * MiB;
 
 /**
  * What one attempt holds on the host for its lifetime: a uid of its own (as root), a disk
- * budget on its work folder (workspace and task) and one on `/output`. Released by
+ * budget on its work folder (workspace and task) and one on `/output`, and a memory budget (a
+ * cgroup where a cgroup v2 memory controller is delegated). Released by
  * {@link AttemptResources.release}, always.
  */
 export interface AttemptResources {
@@ -31,17 +34,22 @@ export interface AttemptResources {
   outputDir: string;
   /** Both budgets, for the sandbox's `limitHit: "disk"`. */
   budgets: DiskBudget[];
+  /** The attempt's memory budget, for the sandbox (its `enforcement` says whether it is a total). */
+  memory: MemoryBudget | undefined;
   enforcement: ResourceEnforcement;
   /** Caps the work folder at what it holds plus the policy's `diskBytes` (after the copy). */
   startGrowthBudget(): Promise<void>;
   /** True when the workspace or `/output` ran out of its disk budget. */
   diskExhausted(): Promise<boolean>;
+  /** True when the kernel killed processes of the attempt for its memory budget. */
+  memoryExhausted(): Promise<boolean>;
   release(): Promise<void>;
 }
 
 /**
  * Leases the attempt's uid and mounts its disk budgets (root with a bubblewrap policy; else
- * the policy's uid and no caps, as the enforcement record says).
+ * the policy's uid and no caps, as the enforcement record says), and gives a bubblewrap
+ * attempt its memory budget (`limits.memoryBytes` in total where a cgroup can hold it).
  */
 export async function holdAttemptResources(
   work: string,
@@ -50,11 +58,15 @@ export async function holdAttemptResources(
   const sandboxed = policy.backend === "bubblewrap" && process.getuid?.() === 0;
   const lease: SandboxUserLease | undefined = sandboxed ? await leaseSandboxUser() : undefined;
   const budgets: DiskBudget[] = [];
+  let memory: MemoryBudget | undefined;
   const release = async () => {
+    await memory?.release();
     for (const budget of budgets.reverse()) await budget.release();
     await lease?.release();
   };
   try {
+    if (policy.backend === "bubblewrap")
+      memory = await createMemoryBudget({ bytes: policy.limits.memoryBytes });
     if (sandboxed) budgets.push(await mountDiskBudget({ dir: work, bytes: MATERIALIZE_BYTES }));
     const outputDir = join(work, "output");
     if (sandboxed) budgets.push(await mountDiskBudget({ dir: outputDir, bytes: OUTPUT_DIR_BYTES }));
@@ -65,8 +77,9 @@ export async function holdAttemptResources(
       taskDir: join(work, "task"),
       outputDir,
       budgets,
+      memory,
       enforcement: {
-        memory: "rlimit-per-process",
+        memory: memory?.enforcement ?? "rlimit-per-process",
         processes: lease ? "per-attempt-uid" : "shared-uid",
         disk: capped ? "tmpfs" : "none",
       },
@@ -75,6 +88,7 @@ export async function holdAttemptResources(
         for (const budget of budgets) if (await budget.exhausted()) return true;
         return false;
       },
+      memoryExhausted: async () => ((await memory?.oomKills()) ?? 0) > 0,
       release,
     };
   } catch (error) {

@@ -184,6 +184,7 @@ async function runAgent(run: AttemptRun): Promise<AgentOutcome> {
     task: resources.taskDir,
     output: resources.outputDir,
     diskBudgets: resources.budgets,
+    ...(resources.memory ? { memoryBudget: resources.memory } : {}),
     onEvent: (event) => emit({ type: "attempt-sandbox", incidentId, attempt, event }),
   }).catch(async (failed: unknown) => {
     await setup?.dispose();
@@ -212,23 +213,30 @@ async function runAgent(run: AttemptRun): Promise<AgentOutcome> {
   }
 }
 
-/** The disk budget ran out: the attempt is `limit-exceeded` (`limitHit: "disk"`), whatever the agent said. */
-function diskLimit(run: AttemptRun): void {
+/**
+ * The disk or memory budget ran out: the attempt is `limit-exceeded` (`limitHit: "disk"` or
+ * `"memory"`), whatever the agent said.
+ */
+function budgetLimit(run: AttemptRun, hit: "disk" | "memory"): void {
   const { state } = run;
   if (state.limitHit !== undefined) return;
+  const { limits } = run.resources.policy;
   state.status = "succeeded";
   fail(state, "limit-exceeded", {
     code: "LIMIT_EXCEEDED",
-    message: `the attempt wrote past its disk budget (workspace growth ${formatMiB(run.resources.policy.limits.diskBytes)}, /output ${formatMiB(OUTPUT_DIR_BYTES)})`,
+    message:
+      hit === "disk"
+        ? `the attempt wrote past its disk budget (workspace growth ${formatMiB(limits.diskBytes)}, /output ${formatMiB(OUTPUT_DIR_BYTES)})`
+        : `the attempt's processes used their memory budget together (${formatMiB(limits.memoryBytes)}) and the kernel killed them`,
   });
-  state.limitHit = "disk";
+  state.limitHit = hit;
 }
 
 function formatMiB(bytes: number): string {
   return `${Math.round(bytes / (1024 * 1024))} MiB`;
 }
 
-/** The agent's status as the attempt's, unless its disk budget ran out first. */
+/** The agent's status as the attempt's, unless its disk or memory budget ran out first. */
 async function takeOutcome(run: AttemptRun, outcome: AgentOutcome): Promise<void> {
   const { state } = run;
   state.usage = outcome.usage;
@@ -239,7 +247,8 @@ async function takeOutcome(run: AttemptRun, outcome: AgentOutcome): Promise<void
       code: outcome.status === "limit-exceeded" ? "LIMIT_EXCEEDED" : "AGENT_ERROR",
       message: outcome.message ?? outcome.status,
     });
-  if (await run.resources.diskExhausted()) diskLimit(run);
+  if (await run.resources.diskExhausted()) budgetLimit(run, "disk");
+  else if (await run.resources.memoryExhausted()) budgetLimit(run, "memory");
 }
 
 /**
@@ -346,7 +355,7 @@ async function scoreAttempt(
   }
 }
 
-/** A failure of the attempt's steps: interrupted, the disk budget, or the harness's fault. */
+/** A failure of the attempt's steps: interrupted, the disk or memory budget, or the harness's fault. */
 async function classifyFailure(run: AttemptRun, caught: unknown): Promise<void> {
   const { state } = run;
   if (run.signal.aborted) {
@@ -354,7 +363,9 @@ async function classifyFailure(run: AttemptRun, caught: unknown): Promise<void> 
     state.error = { code: "ABORTED", message: "the run was interrupted" };
   } else if (await run.resources.diskExhausted().catch(() => false)) {
     // The agent filled its disk budget (the mini agent's own write to /output failed).
-    diskLimit(run);
+    budgetLimit(run, "disk");
+  } else if (await run.resources.memoryExhausted().catch(() => false)) {
+    budgetLimit(run, "memory");
   } else {
     state.status = "infra-error";
     state.error = errorOf(caught);

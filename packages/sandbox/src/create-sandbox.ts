@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { DistDebugError, type SandboxPolicy, type SandboxPolicyInput } from "@distdebug/schema";
 import type { DiskBudget } from "./disk-budget.js";
 import { sandboxDisposed, sandboxUnavailable, USERNS_HINT } from "./errors.js";
@@ -17,6 +17,7 @@ import { createNoSandbox } from "./internal/no-sandbox.js";
 import { resolvePolicy } from "./internal/resolve-policy.js";
 import { type RunProcessResult, runProcess } from "./internal/run-process.js";
 import { userNamespaceFilter } from "./internal/seccomp.js";
+import type { MemoryBudget } from "./memory-budget.js";
 import { prepareReadableDir, prepareWritableDir } from "./prepare-writable-dir.js";
 import { type ExecOptions, type ExecResult, NO_SANDBOX_WARNING, type Sandbox } from "./sandbox.js";
 
@@ -48,6 +49,12 @@ export interface CreateSandboxOptions {
    * exhausted reports `limitHit: "disk"`.
    */
   diskBudgets?: readonly DiskBudget[];
+  /**
+   * The attempt's memory budget (see `createMemoryBudget`): with a cgroup, every command joins
+   * it before bubblewrap starts, and a command during which the kernel killed a process of the
+   * budget reports `limitHit: "memory"`. Not with the user-namespace mode as root.
+   */
+  memoryBudget?: MemoryBudget;
   /** The bwrap executable. Default: `bwrap` found on `PATH`. */
   bwrapPath?: string;
   onEvent?: (event: SandboxEvent) => void;
@@ -114,6 +121,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
     if (output !== undefined) await prepareWritableDir(output, { user: policy.user });
     if (task !== undefined) await prepareReadableDir(task);
   }
+  const joinCgroup = await cgroupJoiner(options.memoryBudget, mode === "user-namespace" && isRoot);
   const rootLayout = await hostRootLayout();
   const seccomp = userNamespaceFilter();
   const launcher = await findLauncher();
@@ -153,11 +161,12 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
       ? AbortSignal.any([execOptions.signal, controller.signal])
       : controller.signal;
     const userNamespaceAsRoot = mode === "user-namespace" && isRoot;
+    const oomKillsBefore = await options.memoryBudget?.oomKills();
+    const spawned = joinCgroup(bwrap, args);
     let raw: RunProcessResult;
     try {
       raw = await runProcess({
-        file: bwrap,
-        args,
+        ...spawned,
         env: {},
         uid: userNamespaceAsRoot ? policy.user.uid : undefined,
         gid: userNamespaceAsRoot ? policy.user.gid : undefined,
@@ -189,6 +198,11 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
     const result = toExecResult(raw);
     if (result.limitHit === undefined && (await anyExhausted(options.diskBudgets)))
       result.limitHit = "disk";
+    if (
+      result.limitHit === undefined &&
+      (await oomKilledSince(options.memoryBudget, oomKillsBefore))
+    )
+      result.limitHit = "memory";
     emit({ type: "command-end", commandId, ...pick(result) });
     return result;
   };
@@ -203,6 +217,36 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
       for (const controller of running) controller.abort();
     },
   };
+}
+
+/**
+ * How a command is spawned: bwrap itself, or (with a cgroup memory budget) `sh` that first
+ * writes its own pid to the cgroup's `cgroup.procs` and then becomes bwrap, so bwrap and every
+ * process it starts count against the budget from their first byte.
+ */
+async function cgroupJoiner(
+  budget: MemoryBudget | undefined,
+  userNamespaceAsRoot: boolean,
+): Promise<(bwrap: string, args: string[]) => { file: string; args: string[] }> {
+  if (budget?.dir === undefined) return (file, args) => ({ file, args });
+  if (userNamespaceAsRoot)
+    throw new DistDebugError({
+      code: "INVALID_ARGUMENT",
+      message:
+        "a cgroup memory budget cannot be used in the user-namespace mode as root (commands start as the sandbox uid, which may not move into the cgroup): use the privileged mode",
+    });
+  const sh = await findSystemTool("sh");
+  if (sh === undefined) throw sandboxUnavailable("sh was not found in /usr/bin or /bin");
+  const procs = join(budget.dir, "cgroup.procs");
+  return (bwrap, args) => ({
+    file: sh,
+    args: ["-c", 'echo $$ > "$0" && exec "$@"', procs, bwrap, ...args],
+  });
+}
+
+/** True when the kernel killed a process of the budget since `before` oom kills were counted. */
+async function oomKilledSince(budget: MemoryBudget | undefined, before = 0): Promise<boolean> {
+  return budget !== undefined && (await budget.oomKills()) > before;
 }
 
 async function anyExhausted(budgets: readonly DiskBudget[] = []): Promise<boolean> {

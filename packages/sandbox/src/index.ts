@@ -9,6 +9,14 @@ export {
 export { INSTALL_HINT } from "./errors.js";
 export type { LimitHit, SandboxBackendName, SandboxEvent } from "./events.js";
 export { GATEWAY_SOCKET_PATH } from "./internal/bwrap-args.js";
+export {
+  type CreateMemoryBudgetOptions,
+  createMemoryBudget,
+  findMemoryCgroup,
+  type MemoryBudget,
+  type MemoryCgroupSupport,
+  type MemoryEnforcement,
+} from "./memory-budget.js";
 export { parseSandboxPolicy } from "./parse-sandbox-policy.js";
 export {
   type PrepareWritableDirOptions,

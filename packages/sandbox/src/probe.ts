@@ -1,5 +1,4 @@
-import { constants } from "node:fs";
-import { access, chmod, mkdtemp, readFile, rm } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ResourceEnforcement, SandboxPolicy } from "@distdebug/schema";
@@ -8,6 +7,7 @@ import type { SandboxBackendName } from "./events.js";
 import { bwrapArgs } from "./internal/bwrap-args.js";
 import { findExecutable, findSystemTool, hostRootLayout, pathDirs } from "./internal/host.js";
 import { runProcess } from "./internal/run-process.js";
+import { findMemoryCgroup } from "./memory-budget.js";
 import type { SandboxMode } from "./sandbox.js";
 
 /** One backend (and mode) and whether it works here. */
@@ -32,14 +32,17 @@ export interface SandboxProbe {
   /** `bubblewrap` in `privileged` and `user-namespace` modes, then `no-sandbox`. */
   backends: BackendProbe[];
   /**
-   * How attempts' resources are bounded here: `memory` is `rlimit-per-process` (RLIMIT_AS per
-   * process; a total per attempt through cgroup v2 is not applied yet), `processes`
+   * How attempts' resources are bounded here: `memory` is `cgroup-v2` where a delegated cgroup
+   * v2 memory controller can hold attempts (a total per attempt, see `createMemoryBudget`),
+   * else `rlimit-per-process` (RLIMIT_AS per process only), `processes`
    * `per-attempt-uid` as root (each attempt leases a uid, see `leaseSandboxUser`) else
    * `shared-uid`, `disk` `tmpfs` as root with `mount` (see `mountDiskBudget`) else `none`.
    */
   resources: ResourceEnforcement;
   /** True when this process sits in a cgroup v2 whose memory controller it may use (delegated). */
   cgroupV2Delegated: boolean;
+  /** Why {@link SandboxProbe.cgroupV2Delegated} is false. */
+  cgroupV2Reason?: string;
   /** What `createSandbox` with `mode: "auto"` would use, if it works; else undefined. */
   recommended?: { backend: "bubblewrap"; mode: SandboxMode };
 }
@@ -65,11 +68,13 @@ export interface ProbeSandboxOptions {
 export async function probeSandbox(options: ProbeSandboxOptions = {}): Promise<SandboxProbe> {
   const uid = process.getuid?.() ?? -1;
   const bwrapPath = await findExecutable(options.bwrapPath ?? "bwrap", pathDirs(process.env.PATH));
+  const memory = await findMemoryCgroup();
   const probe: SandboxProbe = {
     uid,
     backends: [],
-    resources: await resourceEnforcement(uid),
-    cgroupV2Delegated: await cgroupV2Delegated(),
+    resources: await resourceEnforcement(uid, "parent" in memory),
+    cgroupV2Delegated: "parent" in memory,
+    ...("reason" in memory ? { cgroupV2Reason: memory.reason } : {}),
   };
   const unsafe: BackendProbe = { backend: "no-sandbox", available: true, unsafe: true };
   if (bwrapPath === undefined) {
@@ -211,26 +216,11 @@ async function userNamespaceSysctl(): Promise<string | undefined> {
 }
 
 /** How attempts' resources are bounded on this host (see {@link SandboxProbe.resources}). */
-async function resourceEnforcement(uid: number): Promise<ResourceEnforcement> {
+async function resourceEnforcement(uid: number, cgroup: boolean): Promise<ResourceEnforcement> {
   const root = uid === 0;
   return {
-    memory: "rlimit-per-process",
+    memory: cgroup ? "cgroup-v2" : "rlimit-per-process",
     processes: root ? "per-attempt-uid" : "shared-uid",
     disk: root && (await findSystemTool("mount")) !== undefined ? "tmpfs" : "none",
   };
-}
-
-/** True when /sys/fs/cgroup is cgroup v2 and this process's cgroup offers a writable memory controller. */
-async function cgroupV2Delegated(): Promise<boolean> {
-  try {
-    const own = /^0::(\/.*)$/m.exec(await readFile("/proc/self/cgroup", "utf8"))?.[1];
-    if (own === undefined) return false;
-    const dir = join("/sys/fs/cgroup", own);
-    const controllers = await readFile(join(dir, "cgroup.controllers"), "utf8");
-    if (!controllers.split(/\s+/).includes("memory")) return false;
-    await access(join(dir, "cgroup.subtree_control"), constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }

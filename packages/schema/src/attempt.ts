@@ -17,9 +17,10 @@ export type AttemptStatus = z.infer<typeof AttemptStatus>;
 /**
  * Which limit stopped a command or an attempt: `timeout` (wall clock), `output` (printed past
  * `killOutputBytes`), `file-size` (a file past `fileSizeBytes`, or a trajectory past its 32 MiB
- * cap), `disk` (the workspace and `/output` grew past their disk budget).
+ * cap), `disk` (the workspace and `/output` grew past their disk budget), `memory` (the
+ * attempt's processes together used their cgroup memory budget and the kernel killed them).
  */
-export const LimitHit = z.enum(["timeout", "output", "file-size", "disk"]);
+export const LimitHit = z.enum(["timeout", "output", "file-size", "disk", "memory"]);
 /** Which limit stopped a command or an attempt. */
 export type LimitHit = z.infer<typeof LimitHit>;
 

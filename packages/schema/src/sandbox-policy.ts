@@ -50,7 +50,11 @@ export type ReadOnlyBind = z.infer<typeof ReadOnlyBind>;
 
 /** Per-command limits. */
 export const SandboxLimits = z.object({
-  /** Address-space limit per process in bytes (RLIMIT_AS). Default 4 GiB. */
+  /**
+   * Address-space limit per process in bytes (RLIMIT_AS) and, where a cgroup v2 memory
+   * controller is delegated (see `createMemoryBudget` in @distdebug/sandbox), the total memory
+   * of all the attempt's processes together. Default 4 GiB.
+   */
   memoryBytes: z
     .number()
     .int()

@@ -1,5 +1,6 @@
 export { diffLines, type LineEdits } from "@distdebug/evaluator";
 export { type BaselineResults, baselineResults } from "./baseline-results.js";
+export { cgroupV2Folder } from "./cgroup-folder.js";
 export {
   anthropicBody,
   type FakeModelServer,

@@ -34,9 +34,9 @@ export function pathDirs(path: string | undefined): string[] {
   return (path ?? "").split(delimiter).filter((dir) => dir !== "");
 }
 
-/** Finds `prlimit`, `setpriv`, `env`, `mount` or `umount` among the system folders (they live in /usr or /bin, visible inside). */
+/** Finds `prlimit`, `setpriv`, `env`, `mount`, `umount` or `sh` among the system folders (they live in /usr or /bin, visible inside). */
 export function findSystemTool(
-  name: "prlimit" | "setpriv" | "env" | "mount" | "umount",
+  name: "prlimit" | "setpriv" | "env" | "mount" | "umount" | "sh",
 ): Promise<string | undefined> {
   return findExecutable(name, SYSTEM_BIN_DIRS);
 }
