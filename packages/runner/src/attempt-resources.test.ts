@@ -19,7 +19,7 @@ beforeAll(async () => {
   cacheDir = await testdir();
 });
 
-type AbuseCase = "escape" | "disk" | "trajectory" | "hog" | "fork" | "quiet";
+type AbuseCase = "escape" | "disk" | "trajectory" | "hog" | "fork" | "memory" | "quiet";
 
 /** Runs one attempt per case (concurrently, two at a time) through runBenchmark. */
 async function runAbuse(cases: AbuseCase[]) {
@@ -33,7 +33,7 @@ async function runAbuse(cases: AbuseCase[]) {
     environment: {
       sandbox: {
         readOnlyBinds: [{ source: agentsDir, target: "/opt/agent" }],
-        limits: { processes: 24, diskBytes: 64 * MiB, timeoutMs: 60_000 },
+        limits: { processes: 24, diskBytes: 64 * MiB, memoryBytes: 768 * MiB, timeoutMs: 60_000 },
       },
     },
     run: { attempts: cases.length, concurrency: 2 },
@@ -71,19 +71,23 @@ describe.runIf(isRoot)("an attempt's resources, attacked by a command agent", ()
     const cgroup = "parent" in (await findMemoryCgroup());
     for (const record of result.attempts)
       expect(record.sandbox.enforcement).toEqual({
-        memory: cgroup ? "cgroup-v2" : "rlimit-per-process",
+        memory: cgroup ? "cgroup-v2" : "sampled-total",
         processes: "per-attempt-uid",
         disk: "tmpfs",
       });
   }, 240_000);
 
-  it("ends limit-exceeded (limitHit disk) past the disk budget, and refuses an 80 MiB trajectory", async () => {
-    const { result, outDir } = await runAbuse(["disk", "trajectory"]);
-    for (const record of result.attempts) {
+  it("ends limit-exceeded past the disk budget (limitHit disk), refuses an 80 MiB trajectory, and stops three processes over the attempt's memory total (limitHit memory)", async () => {
+    const { result, outDir } = await runAbuse(["disk", "trajectory", "memory"]);
+    for (const record of result.attempts.filter((record) => record.attempt <= 2)) {
       expect(record.status).toBe("limit-exceeded");
       expect(record.limitHit).toBe("disk");
       expect(record.error?.message).toMatch(/disk budget/);
     }
+    const memory = result.attempts.find((record) => record.attempt === 3);
+    expect(memory?.status).toBe("limit-exceeded");
+    expect(memory?.limitHit).toBe("memory");
+    expect(memory?.error?.message).toMatch(/memory budget together \(768 MiB\) and were killed/);
     const trajectory = join(outDir, "leasekv-77", "attempt-2", "trajectory.json");
     expect((await stat(trajectory)).size).toBeLessThan(MiB);
   }, 240_000);
@@ -105,7 +109,7 @@ describe.runIf(isRoot)("an attempt's resources, attacked by a command agent", ()
     const [child] = (await readdir(quietParent)).filter((name) => name.startsWith("distdebug-"));
     expect(child).toBeDefined();
     const cgroup = join(quietParent, child!);
-    expect(await readFile(join(cgroup, "memory.max"), "utf8")).toBe(String(4096 * MiB));
+    expect(await readFile(join(cgroup, "memory.max"), "utf8")).toBe(String(768 * MiB));
     expect((await readFile(join(cgroup, "cgroup.procs"), "utf8")).trim()).toMatch(/^\d+$/);
 
     // The kernel's oom kill, played as soon as the attempt's cgroup exists.
@@ -120,7 +124,7 @@ describe.runIf(isRoot)("an attempt's resources, attacked by a command agent", ()
       const [attempt] = killed.result.attempts;
       expect(attempt?.status).toBe("limit-exceeded");
       expect(attempt?.limitHit).toBe("memory");
-      expect(attempt?.error?.message).toMatch(/memory budget together \(4096 MiB\)/);
+      expect(attempt?.error?.message).toMatch(/memory budget together \(768 MiB\)/);
     } finally {
       watcher.close();
       vi.unstubAllEnvs();

@@ -49,7 +49,8 @@ export interface AttemptResources {
 /**
  * Leases the attempt's uid and mounts its disk budgets (root with a bubblewrap policy; else
  * the policy's uid and no caps, as the enforcement record says), and gives a bubblewrap
- * attempt its memory budget (`limits.memoryBytes` in total where a cgroup can hold it).
+ * attempt its memory budget (`limits.memoryBytes` in total: in a cgroup where one can hold it,
+ * else sampled over the leased uid's processes as root).
  */
 export async function holdAttemptResources(
   work: string,
@@ -66,7 +67,10 @@ export async function holdAttemptResources(
   };
   try {
     if (policy.backend === "bubblewrap")
-      memory = await createMemoryBudget({ bytes: policy.limits.memoryBytes });
+      memory = await createMemoryBudget({
+        bytes: policy.limits.memoryBytes,
+        ...(lease ? { uid: lease.uid } : {}),
+      });
     if (sandboxed) budgets.push(await mountDiskBudget({ dir: work, bytes: MATERIALIZE_BYTES }));
     const outputDir = join(work, "output");
     if (sandboxed) budgets.push(await mountDiskBudget({ dir: outputDir, bytes: OUTPUT_DIR_BYTES }));

@@ -227,7 +227,7 @@ function budgetLimit(run: AttemptRun, hit: "disk" | "memory"): void {
     message:
       hit === "disk"
         ? `the attempt wrote past its disk budget (workspace growth ${formatMiB(limits.diskBytes)}, /output ${formatMiB(OUTPUT_DIR_BYTES)})`
-        : `the attempt's processes used their memory budget together (${formatMiB(limits.memoryBytes)}) and the kernel killed them`,
+        : `the attempt's processes used their memory budget together (${formatMiB(limits.memoryBytes)}) and were killed`,
   });
   state.limitHit = hit;
 }

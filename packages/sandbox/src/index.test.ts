@@ -7,6 +7,7 @@ describe("the public surface", () => {
     expect(Object.keys(api).sort()).toEqual([
       "GATEWAY_SOCKET_PATH",
       "INSTALL_HINT",
+      "MEMORY_SAMPLE_MS",
       "NO_SANDBOX_WARNING",
       "SANDBOX_UID_COUNT",
       "SANDBOX_UID_FIRST",

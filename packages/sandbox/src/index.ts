@@ -13,6 +13,7 @@ export {
   type CreateMemoryBudgetOptions,
   createMemoryBudget,
   findMemoryCgroup,
+  MEMORY_SAMPLE_MS,
   type MemoryBudget,
   type MemoryCgroupSupport,
   type MemoryEnforcement,

@@ -4,7 +4,9 @@ import { cgroupV2Folder, testdir } from "@distdebug/test-utils";
 import { describe, expect, it, vi } from "vitest";
 import { createSandbox } from "./create-sandbox.js";
 import { findOwnCgroupDir, ownCgroupDir } from "./internal/cgroup-v2.js";
+import { residentBytes } from "./internal/uid-memory.js";
 import { createMemoryBudget, findMemoryCgroup } from "./memory-budget.js";
+import { leaseSandboxUser } from "./sandbox-user-lease.js";
 import { isRoot } from "./testing/test-support.js";
 
 const MiB = 1024 * 1024;
@@ -148,5 +150,45 @@ describe.runIf(isRoot)("a sandbox with a cgroup memory budget (real bubblewrap)"
     await expect(
       createSandbox({ workspace, mode: "user-namespace", memoryBudget: budget }),
     ).rejects.toThrow(/user-namespace mode as root/);
+  });
+
+  it("without a cgroup, as root: sums the memory of the attempt's uid and kills its processes past the total", async () => {
+    const lease = await leaseSandboxUser();
+    const budget = await createMemoryBudget({ bytes: 400 * MiB, uid: lease.uid });
+    const sandbox = await createSandbox({
+      workspace: await testdir(),
+      policy: { user: { uid: lease.uid, gid: lease.gid }, limits: { memoryBytes: 400 * MiB } },
+      memoryBudget: budget,
+    });
+    try {
+      if (budget.enforcement === "cgroup-v2") return; // a cgroup v2 host: the kernel's job
+      expect(budget.enforcement).toBe("sampled-total");
+      const small = await sandbox.exec(
+        "python3 -c 'b = b\"x\" * (100 << 20); print(len(b) >> 20)'",
+      );
+      expect(small.stdout).toBe("100\n");
+      expect(small.limitHit).toBeUndefined();
+      // Three processes of 200 MiB each: each under RLIMIT_AS, together over the total.
+      const hog = await sandbox.exec(
+        "for i in 1 2 3; do python3 -c 'import time; b = b\"x\" * (200 << 20); time.sleep(30)' & done; wait; echo survived",
+      );
+      expect(hog.limitHit).toBe("memory");
+      expect(hog.stdout).not.toContain("survived");
+      expect(await budget.oomKills()).toBeGreaterThan(0);
+    } finally {
+      await sandbox.dispose();
+      await budget.release();
+      await lease.release();
+    }
+  }, 90_000);
+});
+
+describe("residentBytes", () => {
+  it("counts anonymous and shared memory, not file pages; plain Pss on older kernels", () => {
+    const rollup =
+      "Rss: 9000 kB\nPss: 5000 kB\nPss_Anon: 1200 kB\nPss_File: 3700 kB\nPss_Shmem: 100 kB\n";
+    expect(residentBytes(rollup)).toBe(1300 * 1024);
+    expect(residentBytes("Rss: 9000 kB\nPss: 5000 kB\n")).toBe(5000 * 1024);
+    expect(residentBytes("")).toBe(0);
   });
 });

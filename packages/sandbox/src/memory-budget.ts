@@ -5,11 +5,15 @@ import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import type { ResourceEnforcement } from "@distdebug/schema";
 import { findOwnCgroupDir, readCounter, readWords } from "./internal/cgroup-v2.js";
+import { killAll, uidMemory } from "./internal/uid-memory.js";
 
 /**
  * How an attempt's memory is bounded: `cgroup-v2` (a total for all its processes, in a cgroup
- * of its own under a delegated cgroup v2) or `rlimit-per-process` (RLIMIT_AS of each process
- * only: ten processes may use ten times the limit).
+ * of its own under a delegated cgroup v2, enforced by the kernel), `sampled-total` (as root
+ * without such a cgroup: the memory of all the processes of the attempt's own uid is summed
+ * every {@link MEMORY_SAMPLE_MS} ms and they are killed when it is over the budget), or
+ * `rlimit-per-process` (RLIMIT_AS of each process only: ten processes may use ten times the
+ * limit).
  */
 export type MemoryEnforcement = ResourceEnforcement["memory"];
 
@@ -22,16 +26,24 @@ export interface CreateMemoryBudgetOptions {
    * `DISTDEBUG_CGROUP_PARENT`, else this process's own cgroup.
    */
   parent?: string;
+  /**
+   * The attempt's own uid (a `leaseSandboxUser` lease; no other process may run as it). As
+   * root without a usable cgroup, the memory of this uid's processes is sampled instead.
+   */
+  uid?: number;
 }
+
+/** How often a `sampled-total` budget sums its uid's memory. */
+export const MEMORY_SAMPLE_MS = 250;
 
 /** An attempt's memory bound; see {@link createMemoryBudget}. */
 export interface MemoryBudget {
   readonly enforcement: MemoryEnforcement;
   /** `cgroup-v2`: the attempt's cgroup folder; commands join it by writing `cgroup.procs`. */
   readonly dir?: string;
-  /** `rlimit-per-process`: why no cgroup could be used. */
+  /** `sampled-total` and `rlimit-per-process`: why no cgroup could be used. */
   readonly reason?: string;
-  /** How many processes the kernel killed because the attempt used its whole budget. */
+  /** How many processes were killed (by the kernel, or by the sampler) because the attempt used its whole budget. */
   oomKills(): Promise<number>;
   /** Kills what is left in the cgroup and removes it; later calls do nothing. */
   release(): Promise<void>;
@@ -63,7 +75,10 @@ export async function createMemoryBudget(
   options: CreateMemoryBudgetOptions,
 ): Promise<MemoryBudget> {
   const found = await findMemoryCgroup(options.parent, { enable: true });
-  if ("reason" in found) return rlimitOnly(found.reason);
+  if ("reason" in found)
+    return options.uid !== undefined && process.getuid?.() === 0
+      ? sampledBudget(options.uid, options.bytes, found.reason)
+      : rlimitOnly(found.reason);
   const dir = join(found.parent, `distdebug-${process.pid}-${randomBytes(4).toString("hex")}`);
   try {
     await mkdir(dir);
@@ -151,6 +166,35 @@ function rlimitOnly(reason: string): MemoryBudget {
   };
 }
 
+/**
+ * The budget of a uid's processes, summed every {@link MEMORY_SAMPLE_MS} ms (see `uidMemory`):
+ * over `bytes`, all of them are killed (processes forked meanwhile too, in a few rounds).
+ */
+function sampledBudget(uid: number, bytes: number, reason: string): MemoryBudget {
+  let kills = 0;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const sample = () => {
+    let usage = uidMemory(uid);
+    for (let round = 0; usage.bytes > bytes && usage.pids.length > 0 && round < 10; round++) {
+      killAll(usage.pids);
+      kills += usage.pids.length;
+      usage = uidMemory(uid);
+    }
+    if (!stopped) timer = setTimeout(sample, MEMORY_SAMPLE_MS).unref();
+  };
+  timer = setTimeout(sample, MEMORY_SAMPLE_MS).unref();
+  return {
+    enforcement: "sampled-total",
+    reason,
+    oomKills: async () => kills,
+    release: async () => {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
+}
+
 /** How long {@link MemoryBudget.release} waits for killed processes to leave the cgroup. */
 const RELEASE_TRIES = 40;
 const RELEASE_PAUSE_MS = 50;
@@ -175,13 +219,7 @@ async function removeCgroup(dir: string): Promise<void> {
     () => false,
   );
   if (!killed)
-    for (const pid of await readWords(join(dir, "cgroup.procs")).catch((): string[] => [])) {
-      try {
-        process.kill(Number(pid), "SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    }
+    killAll((await readWords(join(dir, "cgroup.procs")).catch((): string[] => [])).map(Number));
   for (let attempt = 0; attempt < RELEASE_TRIES; attempt++) {
     const code = await rmdir(dir).then(
       () => undefined,

@@ -1,6 +1,7 @@
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { createSandbox } from "./create-sandbox.js";
+import { findMemoryCgroup } from "./memory-budget.js";
 import { probeSandbox } from "./probe.js";
 import { isRoot } from "./testing/test-support.js";
 
@@ -16,14 +17,16 @@ describe("probeSandbox", () => {
     expect(probe.backends.at(-1)).toEqual({ backend: "no-sandbox", available: true, unsafe: true });
   });
 
-  it("says how resources are bounded here (cgroup v1 host: per-process memory rlimits)", async () => {
+  it("says how resources are bounded here (cgroup v1 host: a sampled memory total as root, and why there is no cgroup)", async () => {
     const probe = await probeSandbox();
+    const cgroup = "parent" in (await findMemoryCgroup());
     expect(probe.resources).toEqual({
-      memory: "rlimit-per-process",
+      memory: cgroup ? "cgroup-v2" : isRoot ? "sampled-total" : "rlimit-per-process",
       processes: isRoot ? "per-attempt-uid" : "shared-uid",
       disk: isRoot ? "tmpfs" : "none",
     });
-    expect(typeof probe.cgroupV2Delegated).toBe("boolean");
+    expect(probe.cgroupV2Delegated).toBe(cgroup);
+    if (!cgroup) expect(probe.cgroupV2Reason).toMatch(/cgroup/);
   });
 
   it("says why not and how to install when bwrap is missing", async () => {

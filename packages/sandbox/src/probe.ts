@@ -34,7 +34,8 @@ export interface SandboxProbe {
   /**
    * How attempts' resources are bounded here: `memory` is `cgroup-v2` where a delegated cgroup
    * v2 memory controller can hold attempts (a total per attempt, see `createMemoryBudget`),
-   * else `rlimit-per-process` (RLIMIT_AS per process only), `processes`
+   * else as root `sampled-total` (the attempt's uid's memory summed every 250 ms), else
+   * `rlimit-per-process` (RLIMIT_AS per process only), `processes`
    * `per-attempt-uid` as root (each attempt leases a uid, see `leaseSandboxUser`) else
    * `shared-uid`, `disk` `tmpfs` as root with `mount` (see `mountDiskBudget`) else `none`.
    */
@@ -219,7 +220,7 @@ async function userNamespaceSysctl(): Promise<string | undefined> {
 async function resourceEnforcement(uid: number, cgroup: boolean): Promise<ResourceEnforcement> {
   const root = uid === 0;
   return {
-    memory: cgroup ? "cgroup-v2" : "rlimit-per-process",
+    memory: cgroup ? "cgroup-v2" : root ? "sampled-total" : "rlimit-per-process",
     processes: root ? "per-attempt-uid" : "shared-uid",
     disk: root && (await findSystemTool("mount")) !== undefined ? "tmpfs" : "none",
   };

@@ -26,12 +26,14 @@ export type LimitHit = z.infer<typeof LimitHit>;
 
 /**
  * How the attempt's resources were bounded on the host that ran it (see `probeSandbox`):
- * `memory` `cgroup-v2` (a total per attempt) or `rlimit-per-process` (RLIMIT_AS per process);
+ * `memory` `cgroup-v2` (a total per attempt, enforced by the kernel), `sampled-total` (a total
+ * per attempt, sampled: the attempt's uid's processes are killed past it) or
+ * `rlimit-per-process` (RLIMIT_AS per process only);
  * `processes` `per-attempt-uid` (RLIMIT_NPROC of a uid of its own) or `shared-uid`; `disk`
  * `tmpfs` (workspace and `/output` capped) or `none`.
  */
 export const ResourceEnforcement = z.object({
-  memory: z.enum(["cgroup-v2", "rlimit-per-process"]),
+  memory: z.enum(["cgroup-v2", "sampled-total", "rlimit-per-process"]),
   processes: z.enum(["per-attempt-uid", "shared-uid"]),
   disk: z.enum(["tmpfs", "none"]),
 });

@@ -31,7 +31,7 @@ export default defineCommand({
     const { memory, processes, disk } = probe.resources;
     io.stdout(`resources: memory ${memory}, processes ${processes}, disk ${disk}\n`);
     if (probe.cgroupV2Reason !== undefined)
-      io.stdout(`      no total memory per attempt: ${probe.cgroupV2Reason}\n`);
+      io.stdout(`      no cgroup for memory: ${probe.cgroupV2Reason}\n`);
     io.stdout(
       probe.recommended
         ? `sandbox: bubblewrap in ${probe.recommended.mode} mode\n`

@@ -1,0 +1,80 @@
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
+
+/** What the processes of one uid hold: their pids and their summed proportional set size. */
+export interface UidMemory {
+  pids: number[];
+  /**
+   * Sum of their anonymous and shared-memory proportional set sizes (`Pss_Anon` + `Pss_Shmem`:
+   * shared pages split between their users, so forks are not counted twice; file pages, which
+   * the kernel can drop, are not counted). Kernels before 5.5 give only `Pss`, used then.
+   */
+  bytes: number;
+}
+
+/** One page: `/proc/<pid>/status` is about 1.5 KiB, its `Uid:` line near the top. */
+const statusBuffer = Buffer.alloc(4096);
+
+/**
+ * The processes whose real, effective, saved or file-system uid is `uid` (read from
+ * `/proc/<pid>/status`, which a process cannot hide by turning itself non-dumpable) and the
+ * memory they hold, from `/proc/<pid>/smaps_rollup`. Processes that end while being read are
+ * skipped. Synchronous on purpose: about 2 ms for 80 processes, where the promise-based reads
+ * took 19 ms (`bench/sandbox/memory-sample.ts`).
+ */
+export function uidMemory(uid: number): UidMemory {
+  const result: UidMemory = { pids: [], bytes: 0 };
+  let names: string[] = [];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return result;
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name) || !hasUid(name, uid)) continue;
+    result.pids.push(Number(name));
+    try {
+      result.bytes += residentBytes(readFileSync(`/proc/${name}/smaps_rollup`, "latin1"));
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return result;
+}
+
+function hasUid(pid: string, uid: number): boolean {
+  let length = 0;
+  try {
+    const fd = openSync(`/proc/${pid}/status`, "r");
+    try {
+      length = readSync(fd, statusBuffer, 0, statusBuffer.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+  const uids = /^Uid:\s+(.*)$/m.exec(statusBuffer.toString("latin1", 0, length))?.[1];
+  return uids?.split(/\s+/).map(Number).includes(uid) ?? false;
+}
+
+/** The bytes of one `smaps_rollup` that count (see {@link UidMemory.bytes}). */
+export function residentBytes(rollup: string): number {
+  const kb = (field: string) => {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, "m").exec(rollup);
+    return match ? Number(match[1]) : undefined;
+  };
+  const anon = kb("Pss_Anon");
+  const total = anon === undefined ? (kb("Pss") ?? 0) : anon + (kb("Pss_Shmem") ?? 0);
+  return total * 1024;
+}
+
+/** SIGKILLs the given processes; those already gone are skipped. */
+export function killAll(pids: readonly number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
