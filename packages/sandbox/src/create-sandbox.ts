@@ -124,6 +124,12 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   const joinCgroup = await cgroupJoiner(options.memoryBudget, mode === "user-namespace" && isRoot);
   const rootLayout = await hostRootLayout();
   const seccomp = userNamespaceFilter();
+  if (seccomp === undefined)
+    emit({
+      type: "sandbox-warn",
+      backend: "bubblewrap",
+      message: `no seccomp filter for ${process.arch}: nested user namespaces are not refused inside the sandbox (filters exist for x64 and arm64)`,
+    });
   const launcher = await findLauncher();
   const running = new Set<AbortController>();
   let disposed = false;

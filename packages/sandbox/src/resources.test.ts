@@ -5,6 +5,7 @@ import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { createSandbox } from "./create-sandbox.js";
 import { mountDiskBudget, unmountLeftoverDiskBudgets } from "./disk-budget.js";
+import type { SandboxEvent } from "./events.js";
 import { leaseSandboxUser } from "./sandbox-user-lease.js";
 import { isRoot } from "./testing/test-support.js";
 
@@ -12,6 +13,25 @@ const MiB = 1024 * 1024;
 const modes = isRoot ? (["privileged", "user-namespace"] as const) : (["user-namespace"] as const);
 
 describe("per-attempt resources", () => {
+  it("warns when no seccomp filter exists for the host's architecture", async () => {
+    const arch = Object.getOwnPropertyDescriptor(process, "arch")!;
+    const events: SandboxEvent[] = [];
+    Object.defineProperty(process, "arch", { ...arch, value: "riscv64" });
+    try {
+      await createSandbox({ workspace: await testdir(), onEvent: (event) => events.push(event) });
+    } finally {
+      Object.defineProperty(process, "arch", arch);
+    }
+    expect(events).toContainEqual({
+      type: "sandbox-warn",
+      backend: "bubblewrap",
+      message: expect.stringMatching(/^no seccomp filter for riscv64: nested user namespaces/),
+    });
+    const native: SandboxEvent[] = [];
+    await createSandbox({ workspace: await testdir(), onEvent: (event) => native.push(event) });
+    expect(native).toEqual([]);
+  });
+
   for (const mode of modes)
     it(`refuses nested user namespaces and mounts (${mode})`, async () => {
       const lease = await leaseSandboxUser();
