@@ -20,6 +20,25 @@ run:
 `;
 
 describe("loadConfig", () => {
+  it("reads a relative bind source against its config file's folder, and an override's against the working directory", async () => {
+    const dir = await testdir({
+      "configs/command/agent.yaml":
+        "agent:\n  type: command\n  command: [python3, /opt/agent/agent.py]\nenvironment:\n  sandbox:\n    readOnlyBinds:\n      - { source: ../../examples/agent, target: /opt/agent }\n      - { source: /usr/lib/jvm }\n",
+    });
+    const config = await loadConfig({ files: [`${dir}/configs/command/agent.yaml`] });
+    expect(config.environment.sandbox.readOnlyBinds).toEqual([
+      { source: `${dir}/examples/agent`, target: "/opt/agent" },
+      { source: "/usr/lib/jvm" },
+    ]);
+    const overridden = await loadConfig({
+      files: [`${dir}/configs/command/agent.yaml`],
+      overrides: ["environment.sandbox.readOnlyBinds=[{source: tools, target: /opt/tools}]"],
+    });
+    expect(overridden.environment.sandbox.readOnlyBinds).toEqual([
+      { source: `${process.cwd()}/tools`, target: "/opt/tools" },
+    ]);
+  });
+
   it("merges files (later wins), applies overrides, names the config after its path", async () => {
     const dir = await testdir({
       "configs/mini-swe-agent/gpt-5.4.yaml": base,

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { basename, dirname, extname } from "node:path";
+import { basename, dirname, extname, isAbsolute, resolve } from "node:path";
 import { parseDocument, parse as parseYaml } from "yaml";
 import { type RunConfig, RunConfig as RunConfigSchema } from "./config.js";
 import { DistDebugError } from "./errors.js";
@@ -121,10 +121,10 @@ export async function loadConfig(options: LoadConfigOptions): Promise<RunConfig>
         message: `${file}: expected a YAML mapping at the top level`,
       });
     }
-    layers.push(value ?? {});
+    layers.push(resolveBindSources(value ?? {}, dirname(resolve(file))));
   }
   let merged = mergeConfigLayers(...layers);
-  merged = applyOverrides(merged, options.overrides ?? []);
+  merged = resolveBindSources(applyOverrides(merged, options.overrides ?? []), process.cwd());
   if (merged.name === undefined) {
     const last = options.files.at(-1)!;
     const stem = basename(last, extname(last));
@@ -133,6 +133,26 @@ export async function loadConfig(options: LoadConfigOptions): Promise<RunConfig>
     merged.name = inConfigs ? `${parent}-${stem}` : stem;
   }
   return validateWith(RunConfigSchema, "config", merged, options.files.join(" + "));
+}
+
+/**
+ * A layer with each relative `environment.sandbox.readOnlyBinds[].source` made absolute against
+ * `base` (a config file's folder; the working directory for `--set` overrides).
+ */
+function resolveBindSources(layer: Plain, base: string): Plain {
+  const environment = layer.environment;
+  const sandbox = isPlain(environment) ? environment.sandbox : undefined;
+  const binds = isPlain(sandbox) ? sandbox.readOnlyBinds : undefined;
+  if (!isPlain(environment) || !isPlain(sandbox) || !Array.isArray(binds)) return layer;
+  const resolved = binds.map((bind: unknown) => {
+    if (!isPlain(bind) || typeof bind.source !== "string") return bind;
+    if (isAbsolute(bind.source)) return bind;
+    return { ...bind, source: resolve(base, bind.source) };
+  });
+  return {
+    ...layer,
+    environment: { ...environment, sandbox: { ...sandbox, readOnlyBinds: resolved } },
+  };
 }
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;

@@ -18,7 +18,10 @@ const reservedTargetPattern = `^(?:${reservedTargets.map((target) => target.repl
 export const ReadOnlyBind = withJsonSchemaRule(
   z
     .object({
-      /** Absolute host path. It must exist when the sandbox is created. */
+      /**
+       * Absolute host path; it must exist when the sandbox is created. In a config file a
+       * relative path is read against the file's folder (`loadConfig`).
+       */
       source: z.string().startsWith("/", "an absolute host path"),
       /** Absolute path inside the sandbox; defaults to the source path. */
       target: z.string().startsWith("/", "an absolute sandbox path").optional(),

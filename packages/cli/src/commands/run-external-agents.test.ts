@@ -64,16 +64,12 @@ async function runLeasekv(configs: string[], overrides: string[], env: Record<st
   return { code, io, results, attemptDir: join(results, "leasekv-77", "attempt-1") };
 }
 
-const pythonAgentBind = bindsOverride([
-  { source: join(repoRoot, "examples/python-agent"), target: "/opt/agent" },
-]);
-
 describe("examples/python-agent as a command agent", () => {
-  it("runs offline through distdebug run to a valid, scored attempt", async (context) => {
+  it("runs offline through distdebug run to a valid, scored attempt (its folder bound by the config's relative source, run from another folder)", async (context) => {
     if (!existsSync("/usr/bin/python3")) context.skip("no /usr/bin/python3 on this machine");
     const { code, io, attemptDir } = await runLeasekv(
       ["configs/command/python-agent.yaml"],
-      [pythonAgentBind],
+      [],
       {},
     );
     expect(code, io.err()).toBe(0);
@@ -106,7 +102,6 @@ describe("examples/python-agent as a command agent", () => {
       const { code, io, attemptDir, results } = await runLeasekv(
         ["configs/command/python-agent.yaml", "configs/command/python-agent-openai.yaml"],
         [
-          pythonAgentBind,
           "model.name=scripted-model",
           `model.provider=${provider}`,
           `model.baseUrl=${provider === "openai" ? `${server.url}/v1` : server.url}`,
