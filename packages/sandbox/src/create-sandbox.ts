@@ -115,7 +115,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
       message:
         'the policy\'s network is "gateway" but no gateway socket path was given to createSandbox',
     });
-  for (const bind of policy.readOnlyBinds) await checkPath(bind.source, "read-only bind");
+  await checkBinds(policy);
   if (isRoot && options.prepareDirs !== false) {
     await prepareWritableDir(workspace, { user: policy.user });
     if (output !== undefined) await prepareWritableDir(output, { user: policy.user });
@@ -295,6 +295,19 @@ async function checkDir(path: string, what: string): Promise<string> {
       data: { path: absolute },
     });
   return absolute;
+}
+
+/** Each read-only bind's source is an absolute path that exists. */
+async function checkBinds(policy: SandboxPolicy): Promise<void> {
+  for (const bind of policy.readOnlyBinds) {
+    if (!isAbsolute(bind.source))
+      throw new DistDebugError({
+        code: "INVALID_ARGUMENT",
+        message: `${bind.source}: a read-only bind's source must be an absolute host path (in a config file a relative one is read against the file's folder by loadConfig)`,
+        data: { path: bind.source },
+      });
+    await checkPath(bind.source, "read-only bind");
+  }
 }
 
 async function checkPath(path: string, what: string): Promise<void> {

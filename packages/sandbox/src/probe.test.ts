@@ -65,7 +65,7 @@ describe("createSandbox setup errors", () => {
     expect(error.message).toContain("$.readOnlyBinds[0].target");
   });
 
-  it("rejects a missing workspace, a missing bind source and a gateway policy without a socket", async () => {
+  it("rejects a missing workspace, a missing or relative bind source and a gateway policy without a socket", async () => {
     const workspace = await testdir();
     await expect(createSandbox({ workspace: `${workspace}/missing` })).rejects.toMatchObject({
       code: "INVALID_ARGUMENT",
@@ -76,6 +76,14 @@ describe("createSandbox setup errors", () => {
         policy: { readOnlyBinds: [{ source: "/nonexistent-toolchain" }] },
       }),
     ).rejects.toThrow(/nonexistent-toolchain/);
+    await expect(
+      createSandbox({ workspace, policy: { readOnlyBinds: [{ source: "usr/lib" }] } }),
+    ).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+      message: expect.stringMatching(
+        /^usr\/lib: a read-only bind's source must be an absolute host path/,
+      ),
+    });
     await expect(createSandbox({ workspace, policy: { network: "gateway" } })).rejects.toThrow(
       /gateway socket/,
     );

@@ -19,10 +19,10 @@ export const ReadOnlyBind = withJsonSchemaRule(
   z
     .object({
       /**
-       * Absolute host path; it must exist when the sandbox is created. In a config file a
-       * relative path is read against the file's folder (`loadConfig`).
+       * Host path; it must be absolute and exist when the sandbox is created. In a config file
+       * a relative path is read against the file's folder (`loadConfig` resolves it).
        */
-      source: z.string().startsWith("/", "an absolute host path"),
+      source: z.string().min(1, "a host path"),
       /** Absolute path inside the sandbox; defaults to the source path. */
       target: z.string().startsWith("/", "an absolute sandbox path").optional(),
     })
