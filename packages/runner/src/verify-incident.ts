@@ -9,6 +9,7 @@ import {
   prepareWorkspace,
   readCommit,
   readFileAtCommit,
+  standInForMissingBlobs,
 } from "@distdebug/workspace";
 
 /** Rows around a change that still count as "adjacent to the fix". */
@@ -133,21 +134,33 @@ function isIssueKey(needle: string, entry: DatasetIncident): boolean {
   return /^[A-Z][A-Z0-9]+-\d+$/.test(needle) || needle === entry.incident.provenance?.issue;
 }
 
-/** The workspace prepares, its leakage check is clean, and no needle occurs at the buggy revision. */
+/**
+ * The workspace prepares, its leakage check is clean, and no needle occurs at the buggy
+ * revision. Blobs the repository lacks (mirror snapshots without large files) are empty files
+ * in the checked workspace, and a note names them: they were not scanned.
+ */
 async function checkWorkspace(
   source: string,
   entry: DatasetIncident,
   gold: Gold,
   options: VerifyIncidentOptions,
-  problems: string[],
+  report: { problems: string[]; notes: string[] },
 ): Promise<void> {
+  const { problems } = report;
   const scratch = await mkdtemp(join(options.cacheDir, "verify-"));
   try {
     const dir = join(scratch, "workspace");
     const buggy = entry.incident.repository.buggyCommit;
-    const prepared = await prepareWorkspace({
+    const standIn = await standInForMissingBlobs({
       source,
       commit: buggy,
+      dir: join(scratch, "stand-in.git"),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    if (standIn) report.notes.push(missingBlobsNote(standIn.missing));
+    const prepared = await prepareWorkspace({
+      source: standIn?.source ?? source,
+      commit: standIn?.commit ?? buggy,
       dir,
       needles: gold.needles,
       ...(options.signal ? { signal: options.signal } : {}),
@@ -160,7 +173,12 @@ async function checkWorkspace(
     const leaks = await checkLeakage({
       dir,
       needles: gold.needles,
-      fix: { repo: source, commit: gold.fix.commit, buggyCommit: buggy },
+      fix: {
+        repo: source,
+        commit: gold.fix.commit,
+        buggyCommit: buggy,
+        ...(standIn ? { missingPaths: standIn.missing } : {}),
+      },
     });
     for (const finding of leaks.findings.slice(0, 5))
       problems.push(
@@ -171,12 +189,20 @@ async function checkWorkspace(
   }
 }
 
+function missingBlobsNote(paths: readonly string[]): string {
+  const shown = paths.slice(0, 5).join(", ");
+  const more = paths.length > 5 ? ` and ${paths.length - 5} more` : "";
+  return `the repository lacks ${paths.length} blob(s) of the buggy revision (${shown}${more}): the workspace checks ran with them as empty files, so they were not scanned`;
+}
+
 /**
  * Checks a real incident against its repository, as CATALOG.md lists: the commits exist
  * and the first fix's only parent is the buggy commit; every gold block lies inside its
  * file at the buggy commit and is touched by, or within {@link ADJACENT_ROWS} rows of, the
  * fix (mapped to atoms as `label suggest` does; otherwise its note must say why); the
  * workspace prepares; no needle occurs at the buggy revision; the leakage check is clean.
+ * Blobs the repository lacks outside the gold files (a mirror snapshot without large files)
+ * do not fail the check: a note lists them as not scanned.
  *
  * @example
  * ```ts
@@ -202,9 +228,9 @@ export async function verifyIncident(
   await checkCommits(source, entry, gold, report.problems);
   if (report.problems.length === 0) {
     await checkBlocks(source, entry, gold, report);
-    await checkWorkspace(source, entry, gold, options, report.problems).catch((error: unknown) => {
+    await checkWorkspace(source, entry, gold, options, report).catch((error: unknown) => {
       if (options.signal?.aborted) throw error;
-      // A mirror that lacks objects (snapshots without large files) fails here, per incident.
+      // A repository that lacks objects the stand-in cannot cover (no git binary) fails here.
       report.problems.push(
         `the workspace could not be prepared: ${errorMessage(error).split("\n")[0]}`,
       );

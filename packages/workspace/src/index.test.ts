@@ -17,6 +17,7 @@ describe("the public surface", () => {
       "readCommit",
       "readFileAtCommit",
       "scrubNeedles",
+      "standInForMissingBlobs",
       "tagObject",
       "treeObjects",
       "writeBareRepository",

@@ -43,4 +43,9 @@ export {
   readCommit,
   readFileAtCommit,
 } from "./read-file-at-commit.js";
+export {
+  type StandInCommit,
+  type StandInOptions,
+  standInForMissingBlobs,
+} from "./stand-in-commit.js";
 export { type WriteBareRepositoryOptions, writeBareRepository } from "./write-repository.js";

@@ -32,9 +32,11 @@ export interface CheckLeakageOptions {
   /**
    * The fix: its commit id (full, or any 7+ prefix) must not appear and neither may the
    * distinctive lines it adds (trimmed, 20+ characters, absent at the buggy revision).
-   * `buggyCommit` defaults to the fix's first parent.
+   * `buggyCommit` defaults to the fix's first parent. `missingPaths` lists files whose blobs
+   * the repository lacks (a mirror snapshot without large files; see
+   * `standInForMissingBlobs`): they are not read, so lines only they hold are not known.
    */
-  fix?: { repo: string; commit: string; buggyCommit?: string };
+  fix?: { repo: string; commit: string; buggyCommit?: string; missingPaths?: readonly string[] };
   /** How git objects are read. Default `auto`. */
   engine?: GitEngine;
   /** Stop collecting after this many findings. Default 1000. */

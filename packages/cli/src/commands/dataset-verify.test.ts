@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { gitdir, testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -41,8 +43,10 @@ beforeAll(async () => {
 
 type Block = { path: string; startLine: number; endLine: number; note?: string };
 
-async function catalog(options: { buggy?: string; blocks?: Block[]; needles?: string[] } = {}) {
-  const [buggy, fix] = repo.commits as [string, string];
+async function catalog(
+  options: { buggy?: string; blocks?: Block[]; needles?: string[]; commits?: string[] } = {},
+) {
+  const [buggy, fix] = (options.commits ?? repo.commits) as [string, string];
   const incident = {
     format: "distdebug.incident/1",
     id: "raft-7",
@@ -84,7 +88,7 @@ async function catalog(options: { buggy?: string; blocks?: Block[]; needles?: st
   });
 }
 
-async function verify(dir: string) {
+async function verify(dir: string, mirror = repo.dir) {
   const io = captureIO();
   const code = await runCli(
     [
@@ -92,7 +96,7 @@ async function verify(dir: string) {
       "verify",
       dir,
       "--mirror",
-      `example/raft=${repo.dir}`,
+      `example/raft=${mirror}`,
       "--cache-dir",
       cacheDir,
       "--json",
@@ -152,5 +156,41 @@ describe("the catalog", () => {
   it("passes dataset check (every incident's files and rules that need no repository)", async () => {
     const io = captureIO();
     expect(await runCli(["dataset", "check", join("datasets", "catalog")], io)).toBe(0);
+  });
+
+  it("passes with a note naming them when the mirror lacks blobs outside the gold files (a snapshot without large files)", async () => {
+    const line = "\tif m.Index > r.committedIndexForCatalog {";
+    const snapshot = await gitdir({
+      commits: [
+        {
+          files: {
+            "raft/raft.go": BUGGY,
+            // The fix's added line already occurs here: the leakage check must read the buggy tree to confirm.
+            "docs/design.md": `Apply rule:\n${line}\n`,
+            "testdata/wal-0001.bin": "a large write-ahead log\n",
+          },
+          message: "import",
+        },
+        { files: { "raft/raft.go": FIXED }, message: "RAFT-7: apply only committed entries" },
+      ],
+    });
+    const blob = execFileSync(
+      "git",
+      ["rev-parse", `${snapshot.commits[0]}:testdata/wal-0001.bin`],
+      {
+        cwd: snapshot.dir,
+        encoding: "utf8",
+      },
+    ).trim();
+    await rm(join(snapshot.dir, ".git", "objects", blob.slice(0, 2), blob.slice(2)));
+    const dir = await catalog({ commits: snapshot.commits, needles: ["RAFT-7"] });
+    const { code, result } = await verify(dir, snapshot.dir);
+    expect(result.problems).toEqual([]);
+    expect(result.notes).toEqual([
+      expect.stringMatching(
+        /lacks 1 blob\(s\) of the buggy revision \(testdata\/wal-0001\.bin\).*not scanned/,
+      ),
+    ]);
+    expect(code).toBe(0);
   });
 });

@@ -13,6 +13,8 @@ export interface FixLeaks {
   /** Distinctive lines the fix adds to the files it changes. */
   candidates: Set<string>;
   buggyTree: string | undefined;
+  /** Paths whose blobs the repository lacks: never read. */
+  missing: ReadonlySet<string>;
 }
 
 /** The fix's options of a leakage check. */
@@ -20,6 +22,8 @@ export interface FixSource {
   repo: string;
   commit: string;
   buggyCommit?: string;
+  /** Paths whose blobs the repository lacks (a mirror snapshot): not read, at either commit. */
+  missingPaths?: readonly string[];
 }
 
 const READ_BATCH = 512;
@@ -46,11 +50,20 @@ export async function openFixLeaks(
   const buggy = fix.buggyCommit
     ? await reader.resolve(fix.buggyCommit)
     : commitParents(fixContent)[0];
-  const fixBlobs = await treeBlobs(reader, commitTree(fixContent));
+  const missing = new Set(fix.missingPaths ?? []);
+  const fixBlobs = present(await treeBlobs(reader, commitTree(fixContent)), missing);
   const buggyTree = buggy ? await treeOf(reader, buggy) : undefined;
-  const buggyBlobs = buggyTree ? await treeBlobs(reader, buggyTree) : new Map<string, string>();
+  const buggyBlobs = buggyTree
+    ? present(await treeBlobs(reader, buggyTree), missing)
+    : new Map<string, string>();
   const candidates = await addedLines(reader, fixBlobs, buggyBlobs);
-  return { reader, commit, candidates, buggyTree };
+  return { reader, commit, candidates, buggyTree, missing };
+}
+
+/** The blobs of a tree but those at `missing` paths. */
+function present(blobs: Map<string, string>, missing: ReadonlySet<string>): Map<string, string> {
+  for (const path of missing) blobs.delete(path);
+  return blobs;
 }
 
 async function treeOf(reader: ObjectReader, commit: string): Promise<string> {
@@ -87,7 +100,9 @@ export async function confirmFixLines(
   const atBuggy = new Set<string>();
   if (hits.length > 0 && fix?.buggyTree) {
     const hitLines = new Set(hits.map((hit) => hit.line));
-    const blobs = [...new Set((await treeBlobs(fix.reader, fix.buggyTree)).values())];
+    const blobs = [
+      ...new Set(present(await treeBlobs(fix.reader, fix.buggyTree), fix.missing).values()),
+    ];
     for (let at = 0; at < blobs.length; at += READ_BATCH)
       for (const object of await fix.reader.readMany(blobs.slice(at, at + READ_BATCH)))
         for (const line of distinctiveLines(object.content))
