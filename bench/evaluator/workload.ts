@@ -3,19 +3,11 @@
  * (instruction counts): the generated repository, 360 diagnoses against it, one tree-sitter
  * parser per language for the floor, and the collection that ends each measured phase.
  */
-import { createRequire } from "node:module";
 import { Language } from "@distdebug/schema";
+// The runtime and grammars the evaluator loads (tree-sitter, under its alias).
+import { Parser } from "../../packages/evaluator/src/internal/tree-sitter.js";
 import { grammarOf } from "../../packages/evaluator/src/languages.js";
 import { type GeneratedFile, random, symbolOf } from "./generate.js";
-
-// tree-sitter is a dependency of @distdebug/evaluator: load it from there (the grammars are the
-// ones the evaluator loads).
-const require = createRequire(new URL("../../packages/evaluator/package.json", import.meta.url));
-export interface Parser {
-  setLanguage(language: unknown): void;
-  parse(text: string, oldTree: null, options: { bufferSize: number }): unknown;
-}
-export const Parser = require("tree-sitter") as new () => Parser;
 
 /** One parser per language (the floor parses with these, trees dropped). */
 export function createParsers(): Map<Language, Parser> {

@@ -1,7 +1,7 @@
 {
   "variables": {
-    "tree_sitter_version%": "<!(node -p \"require('tree-sitter/package.json').version\")",
-    "tree_sitter_lib%": "<!(node -p \"require('path').join(require('path').dirname(require.resolve('tree-sitter/package.json')), 'vendor/tree-sitter/lib')\")"
+    "tree_sitter_version%": "<!(node -p \"require('tree-sitter-runtime/package.json').version\")",
+    "tree_sitter_lib%": "<!(node -p \"require('path').join(require('path').dirname(require.resolve('tree-sitter-runtime/package.json')), 'vendor/tree-sitter/lib')\")"
   },
   "targets": [
     {

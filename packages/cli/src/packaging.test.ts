@@ -70,6 +70,36 @@ function fromTarballs(lines: string[], tarballs: string[]): string[] {
   );
 }
 
+/**
+ * `npm ls --all` in a project: its exit code and the lines naming a problem (an unmet
+ * optional peer, `UNMET OPTIONAL DEPENDENCY`, is none).
+ */
+async function npmListProblems(cwd: string): Promise<{ exitCode: number; problems: string[] }> {
+  const problem = /\binvalid\b|\bextraneous\b|UNMET DEPENDENCY|^npm (error|ERR!)/;
+  const problemsIn = (output: string) => output.split("\n").filter((line) => problem.test(line));
+  try {
+    const { stdout, stderr } = await run("npm", ["ls", "--all"], { cwd, maxBuffer: 64 << 20 });
+    return { exitCode: 0, problems: problemsIn(stdout + stderr) };
+  } catch (error) {
+    const failed = error as { code?: unknown; stdout?: string; stderr?: string };
+    const exitCode = typeof failed.code === "number" ? failed.code : -1;
+    return { exitCode, problems: problemsIn(`${failed.stdout ?? ""}${failed.stderr ?? ""}`) };
+  }
+}
+
+/** The installed package folders (under node_modules, relative) whose package.json is named `name`. */
+async function installedPackagesNamed(project: string, name: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const file of await readdir(join(project, "node_modules"), { recursive: true })) {
+    const path = join("node_modules", file);
+    if (!/(^|\/)node_modules\/(@[^/]+\/)?[^/@][^/]*\/package\.json$/.test(path)) continue;
+    const text = await readFile(join(project, path), "utf8").catch(() => "{}");
+    const manifest = JSON.parse(text) as { name?: unknown };
+    if (manifest.name === name) found.push(path.slice(0, -"/package.json".length));
+  }
+  return found.sort();
+}
+
 describe("the published packages", () => {
   it(
     "install from their tarballs with plain npm, type-check and run a consumer, and run the CLI's baseline",
@@ -81,6 +111,12 @@ describe("the published packages", () => {
       const project = await testdir();
       const shell = { cwd: project, env: { DISTDEBUG_CACHE_DIR: join(project, ".cache") } };
       for (const line of fromTarballs(await readmeConsumerLines(), tarballs)) await sh(line, shell);
+
+      // One tree-sitter runtime, and a tree npm accepts: the grammars' optional peers on
+      // `tree-sitter` (^0.21.1 to ^0.25.0) once made npm add a second one, built from source,
+      // and `npm ls` fail with ELSPROBLEMS (invalid tree-sitter@0.25.1, extraneous 0.22.4).
+      expect(await npmListProblems(project)).toEqual({ exitCode: 0, problems: [] });
+      expect(await installedPackagesNamed(project, "tree-sitter")).toHaveLength(1);
 
       await copyFile(
         repoPath("packages/cli/fixtures/consumer/consumer.ts"),

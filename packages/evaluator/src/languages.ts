@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import type { Language } from "@distdebug/schema";
-import type Parser from "tree-sitter";
+import { type Parser, TREE_SITTER_VERSION } from "./internal/tree-sitter.js";
 
 const require = createRequire(import.meta.url);
 
@@ -87,7 +87,8 @@ function packageVersion(name: string): string {
 
 /**
  * The versions of `tree-sitter` and of the seven grammar packages, sorted by package name.
- * They go into every `diagnosis_scores.json`.
+ * They go into every `diagnosis_scores.json`. The runtime is named `tree-sitter`, its npm
+ * package's own name, though the evaluator installs it under the alias `tree-sitter-runtime`.
  *
  * @example
  * ```ts
@@ -95,9 +96,10 @@ function packageVersion(name: string): string {
  * ```
  */
 export const GRAMMAR_VERSIONS: Readonly<Record<string, string>> = Object.freeze(
-  Object.fromEntries(
-    ["tree-sitter", ...Object.values(grammarPackages)]
+  Object.fromEntries([
+    ["tree-sitter", TREE_SITTER_VERSION],
+    ...Object.values(grammarPackages)
       .sort()
       .map((name) => [name, packageVersion(name)]),
-  ),
+  ]),
 );

@@ -13,9 +13,11 @@ import { repoRoot } from "./repo-paths.js";
 const TABLE: Record<string, { packages: readonly string[] | "*"; thirdParty: readonly string[] }> =
   {
     "@distdebug/schema": { packages: [], thirdParty: ["zod", "yaml"] },
+    // tree-sitter itself only under its alias `tree-sitter-runtime` (a grammar's optional peer
+    // `tree-sitter` would otherwise make npm install a second one).
     "@distdebug/evaluator": {
       packages: ["@distdebug/schema"],
-      thirdParty: ["tree-sitter", "tree-sitter-*"],
+      thirdParty: ["tree-sitter-runtime", "tree-sitter-*"],
     },
     "@distdebug/workspace": { packages: ["@distdebug/schema"], thirdParty: ["isomorphic-git"] },
     "@distdebug/sandbox": { packages: ["@distdebug/schema"], thirdParty: [] },

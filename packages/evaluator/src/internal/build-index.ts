@@ -1,5 +1,4 @@
 import type { Language } from "@distdebug/schema";
-import Parser from "tree-sitter";
 import type { Atom, AtomIndex, AtomIndexStatus } from "../atom-index.js";
 import { grammarOf, type LanguageChoice } from "../languages.js";
 import type { AtomCandidates } from "./atom-candidates.js";
@@ -8,6 +7,7 @@ import { POSITION_SCALE } from "./positions.js";
 import { LANGUAGE_SPECS } from "./specs.js";
 import { collectDefinitions, definitionNodeTypes, type RawDefinitions } from "./symbols.js";
 import { type DecodedSource, isSignificantText, splitLines } from "./text.js";
+import { Parser } from "./tree-sitter.js";
 import { type Range, walkTree } from "./walk-tree.js";
 
 /** The atom index plus the arrays the scorer reads (internal). */

@@ -1,4 +1,3 @@
-import type Parser from "tree-sitter";
 import { AtomCandidates, LineTable } from "./atom-candidates.js";
 import {
   ATOM_WORDS,
@@ -12,6 +11,7 @@ import { NodeList, nativeTree } from "./native-tree.js";
 import { POSITION_SCALE } from "./positions.js";
 import type { LanguageSpec } from "./specs.js";
 import { DECLARATOR_NAME_TYPES, type DefinitionNode, WRAPPER_TYPES } from "./symbols.js";
+import type { Parser } from "./tree-sitter.js";
 import {
   COMMENT,
   CONTAINER,

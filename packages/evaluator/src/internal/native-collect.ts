@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { TREE_SITTER_VERSION } from "./tree-sitter.js";
 
 /**
  * The evaluator's own native addon (`native/collect.c`, built by `binding.gyp` at install): one
@@ -92,13 +93,11 @@ export function loadCollectAddon(
   }
 }
 
-function bindingVersion(): string {
-  const require = createRequire(import.meta.url);
-  return (require("tree-sitter/package.json") as { version: string }).version;
-}
-
 /** The loaded addon, or `undefined` when it is not built or does not load. */
-export const collectAddon: CollectAddon | undefined = loadCollectAddon(addonFile, bindingVersion());
+export const collectAddon: CollectAddon | undefined = loadCollectAddon(
+  addonFile,
+  TREE_SITTER_VERSION,
+);
 
 /** The path the addon is loaded from (for tests and diagnostics). */
 export const collectAddonFile = addonFile;

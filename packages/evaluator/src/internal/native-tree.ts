@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { DistDebugError } from "@distdebug/schema";
-import Parser from "tree-sitter";
+import { Parser, TREE_SITTER_ENTRY, TREE_SITTER_VERSION } from "./tree-sitter.js";
 
 /**
  * Batch access to node-tree-sitter's native node methods, without a JS `SyntaxNode` per node.
@@ -12,7 +12,7 @@ import Parser from "tree-sitter";
  * node's type id, its six words in the buffer. Its public `SyntaxNode` wraps each result in an
  * object registered in a weak per-tree cache, which costs microseconds per node; reading the
  * words directly makes a batch of nodes (`descendantsOfType`, `namedChildren`) one native call.
- * The binding used is the very module `tree-sitter` loaded (checked at load); when it is not, or
+ * The binding used is the very module the runtime (`./tree-sitter.ts`) loaded (checked at load); when it is not, or
  * its shape differs, {@link nativeTree} gives `undefined` and callers use the public API.
  */
 
@@ -43,12 +43,9 @@ type Methods = Record<(typeof methodNames)[number], NodeMethod>;
 
 function loadBinding(): Binding | undefined {
   try {
-    const require = createRequire(import.meta.url);
-    const entry = require.resolve("tree-sitter");
-    const version = (require("tree-sitter/package.json") as { version: string }).version;
-    if (!version.startsWith("0.25.")) return undefined;
-    const load = createRequire(entry)("node-gyp-build") as (dir: string) => Binding;
-    const binding = load(dirname(entry));
+    if (!TREE_SITTER_VERSION.startsWith("0.25.")) return undefined;
+    const load = createRequire(TREE_SITTER_ENTRY)("node-gyp-build") as (dir: string) => Binding;
+    const binding = load(dirname(TREE_SITTER_ENTRY));
     if (binding.Parser !== Parser) return undefined;
     if (!(binding.nodeTransferArray instanceof Uint32Array)) return undefined;
     if (!(binding.pointTransferArray instanceof Uint32Array)) return undefined;

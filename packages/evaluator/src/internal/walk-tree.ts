@@ -1,6 +1,6 @@
-import type Parser from "tree-sitter";
 import type { LanguageSpec } from "./specs.js";
 import { type DefinitionNode, WRAPPER_TYPES } from "./symbols.js";
+import type { Parser } from "./tree-sitter.js";
 
 /** A source range in rows and UTF-16 columns (0-based). */
 export interface Range {
