@@ -271,6 +271,104 @@ describe("the gateway's request allowlist", () => {
       /runs at the provider/,
     ],
     [
+      "an image by URL (chat)",
+      "openai",
+      "/v1/chat/completions",
+      {
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "read this" },
+              { type: "image_url", image_url: { url: "https://evil.example/fix.png" } },
+            ],
+          },
+        ],
+      },
+      /messages\[0\]\.content\[1\]\.image_url: "https:\/\/evil\.example\/fix\.png" is a URL the provider would fetch/,
+    ],
+    [
+      "an uploaded file (chat)",
+      "openai",
+      "/v1/chat/completions",
+      { messages: [{ role: "user", content: [{ type: "file", file: { file_id: "file-1" } }] }] },
+      /file_id: references something stored at the provider/,
+    ],
+    [
+      "a file by URL (responses)",
+      "openai",
+      "/v1/responses",
+      {
+        input: [
+          {
+            role: "user",
+            content: [{ type: "input_file", file_url: "https://evil.example/fix.pdf" }],
+          },
+        ],
+      },
+      /file_url: "https:\/\/evil\.example\/fix\.pdf" is a URL the provider would fetch/,
+    ],
+    [
+      "an image by URL in a tool's output (responses)",
+      "openai",
+      "/v1/responses",
+      {
+        input: [
+          {
+            type: "function_call_output",
+            call_id: "c1",
+            output: [{ type: "input_image", image_url: "http://evil.example/x" }],
+          },
+        ],
+      },
+      /input\[0\]\.output\[0\]\.image_url: .* is a URL the provider would fetch/,
+    ],
+    [
+      "a stored item (responses)",
+      "openai",
+      "/v1/responses",
+      { input: [{ type: "item_reference", id: "msg_1" }] },
+      /item_reference names an item stored at the provider/,
+    ],
+    [
+      "a document by URL (anthropic)",
+      "anthropic",
+      "/v1/messages",
+      {
+        ...anthropic,
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "document", source: { type: "url", url: "https://evil.example/fix.pdf" } },
+            ],
+          },
+        ],
+      },
+      /messages\[0\]\.content\[0\]\.source\.url: .* is a URL the provider would fetch/,
+    ],
+    [
+      "an image by URL in a tool result (anthropic)",
+      "anthropic",
+      "/v1/messages",
+      {
+        ...anthropic,
+        messages: [
+          {
+            role: "user",
+            content: [
+              {
+                type: "tool_result",
+                tool_use_id: "t1",
+                content: [{ type: "image", source: { type: "url", url: "https://evil.example" } }],
+              },
+            ],
+          },
+        ],
+      },
+      /is a URL the provider would fetch/,
+    ],
+    [
       "stream (anthropic)",
       "anthropic",
       "/v1/messages",
@@ -297,7 +395,7 @@ describe("the gateway's request allowlist", () => {
     },
   );
 
-  it("forwards plain function tools and model parameters, and caps the output when the request names no cap", async () => {
+  it("forwards plain function tools, model parameters and inline content, caps the output when the request names no cap, and stores no Responses reply", async () => {
     upstream = await startFakeModelServer(() => ({
       body: openAiBody("ok", { input: 1, output: 1, cached: 0 }),
     }));
@@ -330,7 +428,23 @@ describe("the gateway's request allowlist", () => {
       tools: [{ type: "function", name: "bash", parameters: {} }],
     };
     expect((await post(gateway.socketPath, "/v1/responses", responses)).status).toBe(200);
-    expect(upstream.requests[1]?.body).toEqual({ ...responses, model: "real-model" });
+    expect(upstream.requests[1]?.body).toEqual({
+      ...responses,
+      model: "real-model",
+      store: false,
+    });
+    const inline = {
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "see https://example.org (text is not fetched)" },
+            { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+          ],
+        },
+      ],
+    };
+    expect((await post(gateway.socketPath, "/v1/chat/completions", inline)).status).toBe(200);
   });
 });
 

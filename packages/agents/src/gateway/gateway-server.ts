@@ -11,7 +11,13 @@ import {
 import { isRetryableStatus, retryAfterMs, withRetries } from "../model/retry.js";
 import type { Admission, MeteredCall, UsageMeter } from "../model/usage-meter.js";
 import { createPrivateSocketDir, restrictSocket, type SocketOwner } from "./private-socket.js";
-import { capOutput, defaultOutputCap, requestRefusal, worstCaseTokens } from "./request-policy.js";
+import {
+  capOutput,
+  defaultOutputCap,
+  disableStorage,
+  requestRefusal,
+  worstCaseTokens,
+} from "./request-policy.js";
 
 /** The provider's API when `model.baseUrl` is not set. */
 export const DEFAULT_BASE_URLS = {
@@ -284,7 +290,9 @@ async function listenPrivately(
  * It accepts the config's protocol only (OpenAI `POST /v1/chat/completions` and
  * `/v1/responses`, or Anthropic `POST /v1/messages`), refuses with HTTP 400 any field outside
  * the route's allowlist, provider-side tools, `n > 1`, `stream`, `store` and `background`
- * (see `request-policy.ts`), caps the output when the request names no cap, admits a call
+ * (see `request-policy.ts`), content the provider would fetch by URL or look up in its
+ * storage, caps the output when the request names no cap, sets `store: false` on Responses
+ * API requests (stored by default there), admits a call
  * only if the worst case of all calls in flight fits the meter's budget (else HTTP 402
  * `budget_exceeded`, and `limitHit` is set), sets `model` to the config's model, adds the real
  * key, forwards to `model.baseUrl` with the config's timeout and retries (429, 5xx) and meters
@@ -365,6 +373,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
       return undefined;
     }
     const outputCap = capOutput(path, body, defaultOutputCap(model));
+    disableStorage(path, body);
     body.model = model.name;
     const admission = meter.admit(worstCaseTokens(body, outputCap));
     if (typeof admission !== "string") return admission;
