@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { openSync, readdirSync, readFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { OutputBuffer } from "./output-buffer.js";
 
@@ -48,6 +49,53 @@ export interface RunProcessResult {
   spawnError?: Error | undefined;
 }
 
+/** The close-on-exec bit in the `flags:` line of `/proc/self/fdinfo/<fd>` (octal). */
+const O_CLOEXEC_FLAG = 0o2000000;
+
+let inherited: { fds: number[]; nullFd: number } | undefined;
+
+/**
+ * The descriptors this process got from its parent without close-on-exec (Node marks only
+ * a few low ones): a shell's `exec 50<secrets`, a CI runner's pipes. A child would inherit
+ * them, so every child gets `/dev/null` at those numbers instead. Read once per process
+ * (Node itself opens every descriptor close-on-exec, so the list only shrinks).
+ */
+function inheritedDescriptors(): { fds: number[]; nullFd: number } {
+  if (inherited) return inherited;
+  const fds: number[] = [];
+  let names: string[] = [];
+  try {
+    names = readdirSync("/proc/self/fdinfo");
+  } catch {
+    // No /proc: nothing to hide.
+  }
+  for (const name of names) {
+    const fd = Number(name);
+    if (!(fd > 2)) continue;
+    try {
+      const flags = /^flags:\s*([0-7]+)/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, "utf8"));
+      if (flags?.[1] !== undefined && (Number.parseInt(flags[1], 8) & O_CLOEXEC_FLAG) === 0)
+        fds.push(fd);
+    } catch {
+      // Closed meanwhile (the descriptor of the listing itself).
+    }
+  }
+  inherited = { fds, nullFd: fds.length > 0 ? openSync("/dev/null", "r+") : -1 };
+  return inherited;
+}
+
+/** The child's stdio: ours, then `/dev/null` over every inherited descriptor past it. */
+function childStdio(own: ("pipe" | "ignore")[]): ("pipe" | "ignore" | number)[] {
+  const { fds, nullFd } = inheritedDescriptors();
+  const stdio: ("pipe" | "ignore" | number)[] = [...own];
+  for (const fd of fds) {
+    if (fd < own.length) continue;
+    while (stdio.length < fd) stdio.push("ignore");
+    stdio[fd] = nullFd;
+  }
+  return stdio;
+}
+
 /** After the process exits, how long to wait for its pipes to close before closing them. */
 const PIPE_GRACE_MS = 2000;
 
@@ -81,7 +129,7 @@ export function runProcess(input: RunProcessInput): Promise<RunProcessResult> {
     let graceTimer: NodeJS.Timeout | undefined;
 
     const child = spawn(input.file, [...input.args], {
-      stdio,
+      stdio: childStdio(stdio),
       env: input.env,
       detached: true,
       ...(input.cwd === undefined ? {} : { cwd: input.cwd }),
