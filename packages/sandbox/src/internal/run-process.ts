@@ -19,8 +19,11 @@ export interface RunProcessInput {
   signal?: AbortSignal | undefined;
   /** Open fd 3 as a pipe and read bwrap's JSON status documents from it. */
   statusFd: boolean;
-  /** Bytes the child reads from fd 4 (a pipe, closed after them): bwrap's `--seccomp 4`. */
-  fd4Input?: Uint8Array | undefined;
+  /**
+   * Bytes the child reads from fds 4, 5, … in order (pipes, closed after them): bwrap's
+   * `--seccomp 4` and `--args`.
+   */
+  inputFds?: readonly Uint8Array[] | undefined;
   /** Called once bwrap reports the sandbox's init process. */
   onStatus?: (status: BwrapStatus) => void;
 }
@@ -113,9 +116,9 @@ export function runProcess(input: RunProcessInput): Promise<RunProcessResult> {
     "pipe",
     "pipe",
   ];
-  if (input.statusFd || input.fd4Input !== undefined)
-    stdio.push(input.statusFd ? "pipe" : "ignore");
-  if (input.fd4Input !== undefined) stdio.push("pipe");
+  const inputs = input.inputFds ?? [];
+  if (input.statusFd || inputs.length > 0) stdio.push(input.statusFd ? "pipe" : "ignore");
+  for (const _ of inputs) stdio.push("pipe");
 
   return new Promise<RunProcessResult>((resolve) => {
     let timedOut = false;
@@ -210,9 +213,11 @@ export function runProcess(input: RunProcessInput): Promise<RunProcessResult> {
     });
     statusStream?.on("error", () => {});
 
-    const fd4 = input.fd4Input === undefined ? null : (child.stdio[4] as Writable | null);
-    fd4?.on("error", () => {});
-    fd4?.end(input.fd4Input);
+    for (const [index, bytes] of inputs.entries()) {
+      const pipe = child.stdio[4 + index] as Writable | null;
+      pipe?.on("error", () => {});
+      pipe?.end(bytes);
+    }
 
     if (child.stdin) {
       child.stdin.on("error", () => {});

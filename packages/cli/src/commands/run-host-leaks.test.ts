@@ -18,14 +18,24 @@ done
 printf '{"format":"distdebug.diagnosis/1","incidentId":"%s","blocks":[],"summary":"%s"}' "$DISTDEBUG_INCIDENT_ID" "$seen" > /output/diagnosis.json
 `;
 
-/** Runs `distdebug run` the way a wrapper script would, with a secret file open on a high fd. */
-async function runWithOpenSecret(work: string) {
-  const secret = await open(join(work, "secret.txt"), "r");
+/** Reads the command line of every process it sees (bwrap is its pid 1) into its diagnosis. */
+const CMDLINE_AGENT = `#!/bin/sh
+seen=$(cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\\0"\\\\' '   ' | tr -d '\\n')
+printf '{"format":"distdebug.diagnosis/1","incidentId":"%s","blocks":[],"summary":"%s"}' "$DISTDEBUG_INCIDENT_ID" "$seen" > /output/diagnosis.json
+`;
+
+/**
+ * Runs `distdebug run` on leasekv-77 with the agent in `work/agent/agent.sh`, the way a
+ * wrapper script would: with `secret` (if given) open on a high fd.
+ */
+async function runAgent(work: string, secret?: number) {
   const stdio: ("ignore" | "pipe" | number)[] = ["ignore", "pipe", "pipe"];
-  while (stdio.length < INHERITED_FD) stdio.push("ignore");
-  stdio.push(secret.fd);
+  if (secret !== undefined) {
+    while (stdio.length < INHERITED_FD) stdio.push("ignore");
+    stdio.push(secret);
+  }
   const config = {
-    name: "inherited-fds",
+    name: "host-leaks",
     agent: { type: "command", command: ["/bin/sh", "/opt/agent/agent.sh"], wallTimeLimitSec: 60 },
     environment: {
       sandbox: { readOnlyBinds: [{ source: join(work, "agent"), target: "/opt/agent" }] },
@@ -59,8 +69,11 @@ async function runWithOpenSecret(work: string) {
   });
   child.stdout?.resume();
   const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  await secret.close();
-  return { code, stderr };
+  const diagnosis = await readFile(
+    join(work, "results/leasekv-77/attempt-1/diagnosis.json"),
+    "utf8",
+  ).catch(() => "");
+  return { code, stderr, diagnosis };
 }
 
 describe("descriptors the operator's shell left open", () => {
@@ -68,14 +81,28 @@ describe("descriptors the operator's shell left open", () => {
     timeout: 120_000,
   }, async () => {
     const work = await testdir({ "secret.txt": `${SECRET}\n`, "agent/agent.sh": AGENT });
-    const { code, stderr } = await runWithOpenSecret(work);
+    const secret = await open(join(work, "secret.txt"), "r");
+    const { code, stderr, diagnosis } = await runAgent(work, secret.fd).finally(() =>
+      secret.close(),
+    );
     expect(stderr).toContain("leasekv-77 attempt 1: succeeded");
     expect(code).toBe(0);
-    const diagnosis = await readFile(
-      join(work, "results/leasekv-77/attempt-1/diagnosis.json"),
-      "utf8",
-    );
     expect(diagnosis).toContain('"summary"');
     expect(diagnosis).not.toContain(SECRET);
+  });
+});
+
+describe("the sandbox's process list", () => {
+  it("shows no host path of the attempt (work folder, cache, incident id) in /proc/1/cmdline", {
+    timeout: 120_000,
+  }, async () => {
+    const work = await testdir({ "agent/agent.sh": CMDLINE_AGENT });
+    const { code, stderr, diagnosis } = await runAgent(work);
+    expect(stderr).toContain("leasekv-77 attempt 1: succeeded");
+    expect(code).toBe(0);
+    const summary = (JSON.parse(diagnosis) as { summary: string }).summary;
+    expect(summary).toContain("/opt/agent/agent.sh");
+    expect(summary).not.toContain(work);
+    expect(summary).not.toContain("leasekv-77-a1");
   });
 });
