@@ -448,6 +448,54 @@ describe("the gateway's request allowlist", () => {
   });
 });
 
+describe("the gateway's memory", () => {
+  it("holds at most 64 MiB of request bodies at once: a third large body streamed in parallel gets 429", {
+    timeout: 60_000,
+  }, async () => {
+    upstream = await startFakeModelServer(() => ({
+      body: openAiBody("ok", { input: 1, output: 1, cached: 0 }),
+    }));
+    gateway = await startGateway({
+      model: model("openai", upstream.url),
+      apiKey: "k",
+      meter: new UsageMeter(),
+    });
+    const socketPath = gateway.socketPath;
+    const MiB = Buffer.alloc(1024 * 1024, 32);
+    const open: ReturnType<typeof request>[] = [];
+    // Three bodies of 31 MiB each (under the 32 MiB request limit), none of them ever ended.
+    const first = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("no request was refused")), 30_000);
+      for (let index = 0; index < 3; index++) {
+        const req = request({ socketPath, path: "/v1/chat/completions", method: "POST" }, (res) => {
+          let text = "";
+          res.on("data", (chunk: Buffer) => {
+            text += chunk.toString("utf8");
+          });
+          res.on("end", () => {
+            clearTimeout(timer);
+            resolve({ status: res.statusCode ?? 0, text });
+          });
+        });
+        req.on("error", () => {});
+        req.write('{"messages": "');
+        for (let chunk = 0; chunk < 31; chunk++) req.write(MiB);
+        open.push(req);
+      }
+    });
+    const refused = await first.finally(() => {
+      for (const req of open) req.destroy();
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.text).toMatch(/at most 64 MiB of request bodies at once/);
+    expect(upstream.requests).toHaveLength(0);
+    // What the refused and abandoned requests held is released: a normal call goes through.
+    await expect
+      .poll(async () => (await post(socketPath, "/v1/chat/completions", { messages: [] })).status)
+      .toBe(200);
+  });
+});
+
 describe("the gateway's admission control", () => {
   it("forwards only the parallel calls whose worst case fits the budget and sets limitHit", async () => {
     // Each call could cost about $0.13 (max 50 output tokens at $2000/M, ~30 prompt tokens at

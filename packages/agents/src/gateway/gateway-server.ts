@@ -80,12 +80,30 @@ function refusal(type: string, message: string) {
   return { type: "error", error: { type, message, code: type } };
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+/**
+ * Request bytes one gateway holds at once over all its connections (bodies being read or in
+ * flight): an agent that streams large bodies over many connections cannot grow the harness.
+ */
+const MAX_HELD_BYTES = 2 * MAX_BODY_BYTES;
+
+/** The request bytes a gateway holds now, and those of one request (released when it ends). */
+interface BodyHold {
+  gateway: { held: number };
+  request: number;
+}
+
+/** The body, or why it was not read whole: over the size limit, or over the gateway's hold. */
+async function readBody(
+  req: IncomingMessage,
+  hold: BodyHold,
+): Promise<Buffer | "too-large" | "busy"> {
   const chunks: Buffer[] = [];
-  let size = 0;
   for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return undefined;
+    const size = (chunk as Buffer).length;
+    if (hold.request + size > MAX_BODY_BYTES) return "too-large";
+    if (hold.gateway.held + size > MAX_HELD_BYTES) return "busy";
+    hold.gateway.held += size;
+    hold.request += size;
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
@@ -107,8 +125,7 @@ class UpstreamStatus extends DistDebugError {
 }
 
 /** The request body as a JSON object, or undefined when it is too large, not JSON or not an object. */
-function jsonObjectBody(raw: Buffer | undefined): Record<string, unknown> | undefined {
-  if (raw === undefined) return undefined;
+function jsonObjectBody(raw: Buffer): Record<string, unknown> | undefined {
   try {
     const body: unknown = JSON.parse(raw.toString("utf8"));
     return typeof body === "object" && body !== null && !Array.isArray(body)
@@ -320,6 +337,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
   };
   let limitHit: string | undefined;
   let refused = 0;
+  const held = { held: 0 };
 
   const refuse = (res: ServerResponse, status: number, type: string, message: string) => {
     refused += 1;
@@ -338,8 +356,35 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
       );
       return;
     }
-    const body = jsonObjectBody(await readBody(req));
+    const hold: BodyHold = { gateway: held, request: 0 };
+    try {
+      await readAndForward(path, req, res, hold);
+    } finally {
+      held.held -= hold.request;
+    }
+  };
+
+  /** Reads the body within the gateway's hold, then admits and forwards it. */
+  const readAndForward = async (
+    path: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    hold: BodyHold,
+  ) => {
+    const raw = await readBody(req, hold);
+    if (raw === "busy") {
+      res.setHeader("connection", "close");
+      refuse(
+        res,
+        429,
+        "rate_limit_error",
+        `the gateway holds at most ${MAX_HELD_BYTES / (1024 * 1024)} MiB of request bodies at once: wait for the calls in flight and retry`,
+      );
+      return;
+    }
+    const body = raw === "too-large" ? undefined : jsonObjectBody(raw);
     if (body === undefined) {
+      if (raw === "too-large") res.setHeader("connection", "close");
       refuse(
         res,
         400,
