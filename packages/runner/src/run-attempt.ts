@@ -14,6 +14,7 @@ import {
   type LimitHit,
   MAX_DIAGNOSIS_BYTES,
   MAX_TRAJECTORY_BYTES,
+  parseAttempt,
   parseDiagnosis,
   parseTrajectory,
   type RunConfig,
@@ -474,8 +475,17 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
   }
   const scorable = run.state.status !== "infra-error" && run.state.status !== "interrupted";
   const metrics = prepared && scorable ? await scoreAttempt(run, prepared) : undefined;
-  const record = attemptRecord(run, startedAt, metrics, policy.backend);
-  await folder.write(ATTEMPT_FILES.attempt, serialize(record));
+  // The record the run returns and reports is the one written: its secrets redacted (an error
+  // message can quote what a failing program printed).
+  const record = parseAttempt(
+    Buffer.from(
+      await folder.write(
+        ATTEMPT_FILES.attempt,
+        serialize(attemptRecord(run, startedAt, metrics, policy.backend)),
+      ),
+    ),
+    { source: attemptPath(incident.id, attempt, ATTEMPT_FILES.attempt) },
+  );
   // A kill between the two renames of commit leaves no attempt folder: the attempt is redone.
   await folder.commit();
   await resources.release();
