@@ -256,6 +256,40 @@ function startEchoingServer() {
   }));
 }
 
+describe("a command agent's /output", () => {
+  it("left too full for another copy of its trajectory does not make the attempt an infra-error", {
+    timeout: 120_000,
+  }, async () => {
+    server = await startFakeModelServer(() => ({
+      body: openAiBody("unused", { input: 1, output: 1, cached: 0 }),
+    }));
+    const config = parseRunConfig({
+      name: "full-output",
+      agent: {
+        type: "command",
+        command: ["/opt/distdebug/node", "/opt/agent/full-output.mjs"],
+        wallTimeLimitSec: 60,
+      },
+      model: {
+        provider: "openai",
+        name: "m",
+        baseUrl: `${server.url}/v1`,
+        apiKeyEnv: "TEST_MODEL_KEY",
+      },
+      environment: { sandbox: { readOnlyBinds: [{ source: agentsDir, target: "/opt/agent" }] } },
+      run: { attempts: 1 },
+    });
+    const { result, outDir } = await runLeasekv(config);
+    const record = result.attempts[0];
+    expect(record?.error).toBeUndefined();
+    expect(record?.status).toBe("succeeded");
+    const trajectory = parseTrajectory(
+      await readFile(join(outDir, "leasekv-77", "attempt-1", "trajectory.json"), "utf8"),
+    );
+    expect(trajectory.agent.name).toBe("full-output");
+  });
+});
+
 describe("the command agent's secrets", () => {
   it("keeps the key out of the attempt's record and the run's events when the failing program prints it", async () => {
     server = await startEchoingServer();

@@ -287,7 +287,10 @@ async function collectOutputs(run: AttemptRun, outcome: AgentOutcome): Promise<v
   await collectTrajectory(run, outcome.trajectory, refuse);
 }
 
-/** The trajectory the agent wrote (or the harness recorded), capped at 32 MiB serialized. */
+/**
+ * The trajectory the agent's runner returned (recorded or checked by the harness), else the
+ * one the agent wrote; capped at 32 MiB serialized. The file is checked either way.
+ */
 async function collectTrajectory(
   run: AttemptRun,
   recorded: Trajectory | undefined,
@@ -301,14 +304,14 @@ async function collectTrajectory(
     MAX_TRAJECTORY_BYTES,
   );
   if (bytes instanceof UnsafeAgentFile) refuse(bytes);
-  else if (bytes) {
+  else if (bytes && !recorded) {
     try {
       trajectory = parseTrajectory(bytes, {
         source: attemptPath(incidentId, attempt, ATTEMPT_FILES.trajectory),
       });
     } catch {
-      // Kept as written below for inspection; the harness's own record is used when it has one.
-      if (!trajectory) await run.writeOutput("trajectory.invalid.json", bytes);
+      // Kept as written for inspection.
+      await run.writeOutput("trajectory.invalid.json", bytes);
     }
   }
   let text = trajectory ? serialize(trajectory) : undefined;
