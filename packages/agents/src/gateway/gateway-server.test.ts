@@ -521,6 +521,21 @@ describe("the gateway's admission control", () => {
     expect(gateway.limitHit).toMatch(/cost limit of \$0.2 leaves no room/);
   });
 
+  it("takes the larger of max_tokens and max_completion_tokens as a chat call's worst case", async () => {
+    upstream = await startFakeModelServer(() => ({
+      body: openAiBody("x", { input: 1, output: 1, cached: 0 }),
+    }));
+    const meter = new UsageMeter({ budget: { tokenLimit: 10_000 } });
+    gateway = await startGateway({ model: model("openai", upstream.url), apiKey: "k", meter });
+    const messages = [{ role: "user", content: "q" }];
+    const both = { messages, max_completion_tokens: 1, max_tokens: 100_000 };
+    const reply = await post(gateway.socketPath, "/v1/chat/completions", both);
+    expect(reply.status).toBe(402);
+    expect(upstream.requests).toHaveLength(0);
+    const fits = { messages, max_completion_tokens: 100, max_tokens: 200 };
+    expect((await post(gateway.socketPath, "/v1/chat/completions", fits)).status).toBe(200);
+  });
+
   it("counts calls in flight against the call and token limits", async () => {
     const meter = new UsageMeter({ budget: { callLimit: 2, tokenLimit: 1000 } });
     const worst = { inputTokens: 100, outputTokens: 300, cachedTokens: 0 };

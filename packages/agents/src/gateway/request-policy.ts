@@ -189,11 +189,13 @@ export function defaultOutputCap(model: ModelConfig): number {
 
 /**
  * Sets the route's output cap on a body that names none (so the worst case is bounded) and
- * returns the body's output cap.
+ * returns the body's output cap: the largest it names (a chat call may name both
+ * `max_completion_tokens` and `max_tokens`, and an upstream may honour either).
  */
 export function capOutput(route: string, body: Json, defaultCap: number): number {
   const fields = OUTPUT_CAP_FIELDS[route] ?? [];
-  for (const field of fields) if (typeof body[field] === "number") return body[field] as number;
+  const named = fields.map((field) => body[field]).filter((cap) => typeof cap === "number");
+  if (named.length > 0) return Math.max(...named);
   const field = fields[0];
   if (field !== undefined) body[field] = defaultCap;
   return defaultCap;
