@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { request } from "node:http";
+import { connect } from "node:net";
 import { promisify } from "node:util";
 import { ModelConfig } from "@distdebug/schema";
 import {
@@ -448,19 +449,24 @@ describe("the gateway's request allowlist", () => {
   });
 });
 
+/** An OpenAI gateway without a budget over an upstream that answers every call; its socket. */
+async function startAnsweringGateway(): Promise<string> {
+  upstream = await startFakeModelServer(() => ({
+    body: openAiBody("ok", { input: 1, output: 1, cached: 0 }),
+  }));
+  gateway = await startGateway({
+    model: model("openai", upstream.url),
+    apiKey: "k",
+    meter: new UsageMeter(),
+  });
+  return gateway.socketPath;
+}
+
 describe("the gateway's memory", () => {
   it("holds at most 64 MiB of request bodies at once: a third large body streamed in parallel gets 429", {
     timeout: 60_000,
   }, async () => {
-    upstream = await startFakeModelServer(() => ({
-      body: openAiBody("ok", { input: 1, output: 1, cached: 0 }),
-    }));
-    gateway = await startGateway({
-      model: model("openai", upstream.url),
-      apiKey: "k",
-      meter: new UsageMeter(),
-    });
-    const socketPath = gateway.socketPath;
+    const socketPath = await startAnsweringGateway();
     const MiB = Buffer.alloc(1024 * 1024, 32);
     const open: ReturnType<typeof request>[] = [];
     // Three bodies of 31 MiB each (under the 32 MiB request limit), none of them ever ended.
@@ -488,8 +494,32 @@ describe("the gateway's memory", () => {
     });
     expect(refused.status).toBe(429);
     expect(refused.text).toMatch(/at most 64 MiB of request bodies at once/);
-    expect(upstream.requests).toHaveLength(0);
+    expect(upstream?.requests).toHaveLength(0);
     // What the refused and abandoned requests held is released: a normal call goes through.
+    await expect
+      .poll(async () => (await post(socketPath, "/v1/chat/completions", { messages: [] })).status)
+      .toBe(200);
+  });
+});
+
+describe("the gateway's connections", () => {
+  it("holds at most 128 at once: an agent cannot use up the harness's file descriptors", async () => {
+    const socketPath = await startAnsweringGateway();
+    let closed = 0;
+    const sockets = Array.from({ length: 300 }, () => {
+      const socket = connect(socketPath);
+      socket.on("error", () => {});
+      socket.on("close", () => {
+        closed += 1;
+      });
+      return socket;
+    });
+    try {
+      await expect.poll(() => closed, { timeout: 20_000 }).toBeGreaterThanOrEqual(300 - 128);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+    // Once the flood is gone, calls go through again.
     await expect
       .poll(async () => (await post(socketPath, "/v1/chat/completions", { messages: [] })).status)
       .toBe(200);

@@ -31,6 +31,12 @@ export const GATEWAY_ROUTES = {
   anthropic: ["/v1/messages"],
 } as const;
 
+/**
+ * Connections one gateway holds at once; more are closed as they come (each costs the
+ * harness a file descriptor, and an agent can open thousands).
+ */
+const MAX_CONNECTIONS = 128;
+
 /** Largest request body accepted from the agent. */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
@@ -437,6 +443,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
       sendJson(res, 500, refusal("gateway_error", errorMessage(error))),
     );
   });
+  server.maxConnections = MAX_CONNECTIONS;
   await listenPrivately(server, socketPath, dir, options);
   return {
     socketPath,
