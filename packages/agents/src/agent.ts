@@ -47,7 +47,11 @@ export interface AgentOutcome {
   message?: string;
   /** Token use the harness measured (zero for offline agents). */
   usage: Usage;
-  /** A trajectory the harness recorded, used when the agent wrote none. */
+  /**
+   * The trajectory as the harness recorded or checked it (the agent's own, merged with the
+   * gateway's measurements); when given it stands, and `/output/trajectory.json` is only
+   * checked to be a safe regular file. Without it, the runner reads the agent's file.
+   */
   trajectory?: Trajectory;
 }
 

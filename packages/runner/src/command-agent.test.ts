@@ -12,6 +12,7 @@ import {
   testdir,
 } from "@distdebug/test-utils";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { RunEvent } from "./events.js";
 import { runBenchmark } from "./run-benchmark.js";
 
 const exampleDir = exampleDatasetDir();
@@ -36,7 +37,7 @@ const BLOCKS = JSON.stringify([
 ]);
 
 /** Runs one attempt of leasekv-77 under `config` with the test key; returns its results folder too. */
-async function runLeasekv(config: RunConfig) {
+async function runLeasekv(config: RunConfig, onEvent?: (event: RunEvent) => void) {
   const outDir = join(await testdir(), "results");
   const result = await runBenchmark({
     config,
@@ -45,6 +46,7 @@ async function runLeasekv(config: RunConfig) {
     outDir,
     cacheDir,
     env: { TEST_MODEL_KEY: KEY },
+    ...(onEvent ? { onEvent } : {}),
   });
   return { result, outDir };
 }
@@ -217,38 +219,96 @@ describe("the command agent's limits", () => {
   });
 });
 
-describe("the command agent's secrets", () => {
-  it("keeps the key out of every file of the results folder, even when the agent gets hold of it", async () => {
-    // A provider (or a proxy) that echoes the key it was sent: the agent receives the real key.
-    server = await startFakeModelServer((request) => ({
-      body: openAiBody(`your key: ${String(request.headers.authorization)}`, {
-        input: 10,
-        output: 10,
-        cached: 0,
-      }),
+/** A config running leak.mjs against `server`, which echoes the key; `env` adds to the sandbox's. */
+function leakConfig(url: string, env: Record<string, string> = {}): RunConfig {
+  return parseRunConfig({
+    name: "command-leak",
+    agent: {
+      type: "command",
+      // ${VAR} in a command argument and in the sandbox's env stays literal text.
+      command: ["/opt/distdebug/node", "/opt/agent/leak.mjs", "${TEST_MODEL_KEY}"],
+      wallTimeLimitSec: 60,
+    },
+    model: {
+      provider: "openai",
+      name: "fake-model",
+      baseUrl: `${url}/v1`,
+      apiKeyEnv: "TEST_MODEL_KEY",
+    },
+    environment: {
+      sandbox: {
+        readOnlyBinds: [{ source: agentsDir, target: "/opt/agent" }],
+        env: { LEAK: "${TEST_MODEL_KEY}", ...env },
+      },
+    },
+    run: { attempts: 1 },
+  });
+}
+
+/** A provider (or a proxy) that echoes the key it was sent: the agent receives the real key. */
+function startEchoingServer() {
+  return startFakeModelServer((request) => ({
+    body: openAiBody(`your key: ${String(request.headers.authorization)}`, {
+      input: 10,
+      output: 10,
+      cached: 0,
+    }),
+  }));
+}
+
+describe("a command agent's /output", () => {
+  it("left too full for another copy of its trajectory does not make the attempt an infra-error", {
+    timeout: 120_000,
+  }, async () => {
+    server = await startFakeModelServer(() => ({
+      body: openAiBody("unused", { input: 1, output: 1, cached: 0 }),
     }));
     const config = parseRunConfig({
-      name: "command-leak",
+      name: "full-output",
       agent: {
         type: "command",
-        // ${VAR} in a command argument and in the sandbox's env stays literal text.
-        command: ["/opt/distdebug/node", "/opt/agent/leak.mjs", "${TEST_MODEL_KEY}"],
+        command: ["/opt/distdebug/node", "/opt/agent/full-output.mjs"],
         wallTimeLimitSec: 60,
       },
       model: {
         provider: "openai",
-        name: "fake-model",
+        name: "m",
         baseUrl: `${server.url}/v1`,
         apiKeyEnv: "TEST_MODEL_KEY",
       },
-      environment: {
-        sandbox: {
-          readOnlyBinds: [{ source: agentsDir, target: "/opt/agent" }],
-          env: { LEAK: "${TEST_MODEL_KEY}" },
-        },
-      },
+      environment: { sandbox: { readOnlyBinds: [{ source: agentsDir, target: "/opt/agent" }] } },
       run: { attempts: 1 },
     });
+    const { result, outDir } = await runLeasekv(config);
+    const record = result.attempts[0];
+    expect(record?.error).toBeUndefined();
+    expect(record?.status).toBe("succeeded");
+    const trajectory = parseTrajectory(
+      await readFile(join(outDir, "leasekv-77", "attempt-1", "trajectory.json"), "utf8"),
+    );
+    expect(trajectory.agent.name).toBe("full-output");
+  });
+});
+
+describe("the command agent's secrets", () => {
+  it("keeps the key out of the attempt's record and the run's events when the failing program prints it", async () => {
+    server = await startEchoingServer();
+    const events: RunEvent[] = [];
+    const { result } = await runLeasekv(leakConfig(server.url, { LEAK_EXIT: "3" }), (event) =>
+      events.push(event),
+    );
+    const record = result.attempts[0];
+    expect(record?.status).toBe("agent-error");
+    expect(record?.error?.message).toContain("your key: Bearer [REDACTED]");
+    expect(JSON.stringify(result)).not.toContain(KEY);
+    const end = events.find((event) => event.type === "attempt-end");
+    expect(end).toBeDefined();
+    expect(JSON.stringify(end)).not.toContain(KEY);
+  });
+
+  it("keeps the key out of every file of the results folder, even when the agent gets hold of it", async () => {
+    server = await startEchoingServer();
+    const config = leakConfig(server.url);
     const { result, outDir } = await runLeasekv(config);
     expect(result.attempts[0]?.status).toBe("succeeded");
     const files = (await readdir(outDir, { recursive: true, withFileTypes: true })).filter(

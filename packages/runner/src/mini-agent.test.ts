@@ -18,6 +18,7 @@ import {
   testdir,
 } from "@distdebug/test-utils";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { RunEvent } from "./events.js";
 import { runBenchmark } from "./run-benchmark.js";
 
 const exampleDir = exampleDatasetDir();
@@ -243,5 +244,36 @@ describe("the mini agent's limits", () => {
     expect(trajectory.steps.find((step) => step.type === "model-call")).toMatchObject({
       error: expect.stringMatching(/malformed/),
     });
+  });
+});
+
+describe("the mini agent's events", () => {
+  it("never carry the key, even in a command the model wrote after a provider echoed it", async () => {
+    // A provider (or a proxy) that echoes the key: the model's next command quotes it.
+    const script = (key: string) => [
+      bash(`echo ${key}`),
+      bash(DIAGNOSIS),
+      bash(`echo ${SUBMIT_SENTINEL}`),
+    ];
+    let replies = 0;
+    server = await startFakeModelServer((request) => {
+      const key = String(request.headers.authorization).replace(/^Bearer /, "");
+      const text = script(key)[replies] ?? bash("true");
+      replies += 1;
+      return { body: openAiBody(text, { input: 100, output: 10, cached: 0 }) };
+    });
+    const events: RunEvent[] = [];
+    const result = await runBenchmark({
+      config: config("openai", server.url),
+      dataset,
+      incidents: dataset.incidents.filter((incident) => incident.id === "leasekv-77"),
+      outDir: join(await testdir(), "results"),
+      cacheDir,
+      env: { TEST_MODEL_KEY: KEY },
+      onEvent: (event) => events.push(event),
+    });
+    expect(result.attempts[0]?.status).toBe("succeeded");
+    expect(JSON.stringify(events)).toContain("echo [REDACTED]");
+    expect(JSON.stringify(events)).not.toContain(KEY);
   });
 });

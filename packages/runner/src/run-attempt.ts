@@ -14,6 +14,7 @@ import {
   type LimitHit,
   MAX_DIAGNOSIS_BYTES,
   MAX_TRAJECTORY_BYTES,
+  parseAttempt,
   parseDiagnosis,
   parseTrajectory,
   type RunConfig,
@@ -286,7 +287,10 @@ async function collectOutputs(run: AttemptRun, outcome: AgentOutcome): Promise<v
   await collectTrajectory(run, outcome.trajectory, refuse);
 }
 
-/** The trajectory the agent wrote (or the harness recorded), capped at 32 MiB serialized. */
+/**
+ * The trajectory the agent's runner returned (recorded or checked by the harness), else the
+ * one the agent wrote; capped at 32 MiB serialized. The file is checked either way.
+ */
 async function collectTrajectory(
   run: AttemptRun,
   recorded: Trajectory | undefined,
@@ -300,14 +304,14 @@ async function collectTrajectory(
     MAX_TRAJECTORY_BYTES,
   );
   if (bytes instanceof UnsafeAgentFile) refuse(bytes);
-  else if (bytes) {
+  else if (bytes && !recorded) {
     try {
       trajectory = parseTrajectory(bytes, {
         source: attemptPath(incidentId, attempt, ATTEMPT_FILES.trajectory),
       });
     } catch {
-      // Kept as written below for inspection; the harness's own record is used when it has one.
-      if (!trajectory) await run.writeOutput("trajectory.invalid.json", bytes);
+      // Kept as written for inspection.
+      await run.writeOutput("trajectory.invalid.json", bytes);
     }
   }
   let text = trajectory ? serialize(trajectory) : undefined;
@@ -474,8 +478,17 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
   }
   const scorable = run.state.status !== "infra-error" && run.state.status !== "interrupted";
   const metrics = prepared && scorable ? await scoreAttempt(run, prepared) : undefined;
-  const record = attemptRecord(run, startedAt, metrics, policy.backend);
-  await folder.write(ATTEMPT_FILES.attempt, serialize(record));
+  // The record the run returns and reports is the one written: its secrets redacted (an error
+  // message can quote what a failing program printed).
+  const record = parseAttempt(
+    Buffer.from(
+      await folder.write(
+        ATTEMPT_FILES.attempt,
+        serialize(attemptRecord(run, startedAt, metrics, policy.backend)),
+      ),
+    ),
+    { source: attemptPath(incident.id, attempt, ATTEMPT_FILES.attempt) },
+  );
   // A kill between the two renames of commit leaves no attempt folder: the attempt is redone.
   await folder.commit();
   await resources.release();

@@ -6,6 +6,7 @@ import {
   attemptDir,
   readFinishedAttempt,
   readRunInfo,
+  redactSecrets,
   removeAttemptLeftovers,
   runInfoPath,
   runLockPath,
@@ -19,7 +20,7 @@ import {
   resolveConfigEnv,
 } from "@distdebug/schema";
 import { defaultCacheDir } from "@distdebug/workspace";
-import type { RunEventListener } from "./events.js";
+import type { RunEvent, RunEventListener } from "./events.js";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
 import { runAttempt } from "./run-attempt.js";
 import { attemptInputHash, buildRunInfo, configHash } from "./run-info.js";
@@ -170,6 +171,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
     },
   };
   const resolvedConfig = resolveConfigEnv(config, options.env ?? process.env);
+  const secrets = attemptSecrets(config, options.env ?? process.env);
   const agent = options.agent ?? agentFor(config, options.env ?? process.env);
   const selected = options.incidents ?? options.dataset.incidents;
   const incidents = options.shard ? incidentsOfShard(selected, options.shard) : selected;
@@ -276,9 +278,9 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
           agent,
           inputHash: job.inputHash,
           tempDir,
-          secrets: attemptSecrets(config, options.env ?? process.env),
+          secrets,
           signal,
-          onEvent: emit,
+          onEvent: (event) => emit(redactEvent(event, secrets)),
         });
         ran += 1;
         records.set(`${job.incident.id}/${job.attempt}`, record);
@@ -319,6 +321,17 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * The event with every copy of the secrets replaced by `[REDACTED]`: an attempt's events
+ * quote what the agent ran (a command the model wrote) and how it ended.
+ */
+function redactEvent(event: RunEvent, secrets: readonly string[]): RunEvent {
+  if (secrets.length === 0) return event;
+  const text = JSON.stringify(event);
+  const redacted = redactSecrets(text, secrets);
+  return redacted === text ? event : (JSON.parse(String(redacted)) as RunEvent);
 }
 
 /** The values no file of an attempt may hold: the model's API key, as read from `env`. */

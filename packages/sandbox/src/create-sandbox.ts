@@ -4,7 +4,12 @@ import { DistDebugError, type SandboxPolicy, type SandboxPolicyInput } from "@di
 import type { DiskBudget } from "./disk-budget.js";
 import { sandboxDisposed, sandboxUnavailable, USERNS_HINT } from "./errors.js";
 import type { SandboxEvent } from "./events.js";
-import { type BwrapMode, bwrapArgs, GATEWAY_SOCKET_PATH } from "./internal/bwrap-args.js";
+import {
+  type BwrapMode,
+  bwrapArgs,
+  GATEWAY_SOCKET_PATH,
+  hideOptions,
+} from "./internal/bwrap-args.js";
 import { toExecResult } from "./internal/exec-result.js";
 import {
   findExecutable,
@@ -168,7 +173,9 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
       : controller.signal;
     const userNamespaceAsRoot = mode === "user-namespace" && isRoot;
     const oomKillsBefore = await options.memoryBudget?.oomKills();
-    const spawned = joinCgroup(bwrap, args);
+    // bwrap's options name host paths: they go through a pipe, not its command line.
+    const hidden = hideOptions(args, seccomp === undefined ? 4 : 5);
+    const spawned = joinCgroup(bwrap, hidden.args);
     let raw: RunProcessResult;
     try {
       raw = await runProcess({
@@ -182,7 +189,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
         killOutputBytes: policy.limits.killOutputBytes,
         signal,
         statusFd: true,
-        fd4Input: seccomp,
+        inputFds: seccomp === undefined ? [hidden.options] : [seccomp, hidden.options],
         onStatus: (status) =>
           emit({
             type: "command-start",

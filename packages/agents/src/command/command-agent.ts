@@ -7,9 +7,7 @@ import {
   parseTrajectory,
   type RunConfig,
   readFileChecked,
-  serialize,
   type Trajectory,
-  writeFileAtomic,
 } from "@distdebug/schema";
 import type { Agent, AgentContext, AgentOutcome, AgentSetup } from "../agent.js";
 import {
@@ -265,10 +263,8 @@ async function runCommand(
         message: error instanceof Error ? error.message : String(error),
       };
   }
-  if (own && session) {
-    const merged = mergeTrajectory(own, session.meter.calls, usage);
-    await writeFileAtomic(path, serialize(merged));
-    return { ...outcome, usage, trajectory: merged };
-  }
+  // Nothing is written back to /output: it is the agent's, and may be too full for a copy.
+  if (own && session)
+    return { ...outcome, usage, trajectory: mergeTrajectory(own, session.meter.calls, usage) };
   return { ...outcome, usage, trajectory: own ?? record };
 }

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { request } from "node:http";
+import { connect } from "node:net";
 import { promisify } from "node:util";
 import { ModelConfig } from "@distdebug/schema";
 import {
@@ -271,6 +272,104 @@ describe("the gateway's request allowlist", () => {
       /runs at the provider/,
     ],
     [
+      "an image by URL (chat)",
+      "openai",
+      "/v1/chat/completions",
+      {
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "read this" },
+              { type: "image_url", image_url: { url: "https://evil.example/fix.png" } },
+            ],
+          },
+        ],
+      },
+      /messages\[0\]\.content\[1\]\.image_url: "https:\/\/evil\.example\/fix\.png" is a URL the provider would fetch/,
+    ],
+    [
+      "an uploaded file (chat)",
+      "openai",
+      "/v1/chat/completions",
+      { messages: [{ role: "user", content: [{ type: "file", file: { file_id: "file-1" } }] }] },
+      /file_id: references something stored at the provider/,
+    ],
+    [
+      "a file by URL (responses)",
+      "openai",
+      "/v1/responses",
+      {
+        input: [
+          {
+            role: "user",
+            content: [{ type: "input_file", file_url: "https://evil.example/fix.pdf" }],
+          },
+        ],
+      },
+      /file_url: "https:\/\/evil\.example\/fix\.pdf" is a URL the provider would fetch/,
+    ],
+    [
+      "an image by URL in a tool's output (responses)",
+      "openai",
+      "/v1/responses",
+      {
+        input: [
+          {
+            type: "function_call_output",
+            call_id: "c1",
+            output: [{ type: "input_image", image_url: "http://evil.example/x" }],
+          },
+        ],
+      },
+      /input\[0\]\.output\[0\]\.image_url: .* is a URL the provider would fetch/,
+    ],
+    [
+      "a stored item (responses)",
+      "openai",
+      "/v1/responses",
+      { input: [{ type: "item_reference", id: "msg_1" }] },
+      /item_reference names an item stored at the provider/,
+    ],
+    [
+      "a document by URL (anthropic)",
+      "anthropic",
+      "/v1/messages",
+      {
+        ...anthropic,
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "document", source: { type: "url", url: "https://evil.example/fix.pdf" } },
+            ],
+          },
+        ],
+      },
+      /messages\[0\]\.content\[0\]\.source\.url: .* is a URL the provider would fetch/,
+    ],
+    [
+      "an image by URL in a tool result (anthropic)",
+      "anthropic",
+      "/v1/messages",
+      {
+        ...anthropic,
+        messages: [
+          {
+            role: "user",
+            content: [
+              {
+                type: "tool_result",
+                tool_use_id: "t1",
+                content: [{ type: "image", source: { type: "url", url: "https://evil.example" } }],
+              },
+            ],
+          },
+        ],
+      },
+      /is a URL the provider would fetch/,
+    ],
+    [
       "stream (anthropic)",
       "anthropic",
       "/v1/messages",
@@ -297,7 +396,7 @@ describe("the gateway's request allowlist", () => {
     },
   );
 
-  it("forwards plain function tools and model parameters, and caps the output when the request names no cap", async () => {
+  it("forwards plain function tools, model parameters and inline content, caps the output when the request names no cap, and stores no Responses reply", async () => {
     upstream = await startFakeModelServer(() => ({
       body: openAiBody("ok", { input: 1, output: 1, cached: 0 }),
     }));
@@ -330,7 +429,100 @@ describe("the gateway's request allowlist", () => {
       tools: [{ type: "function", name: "bash", parameters: {} }],
     };
     expect((await post(gateway.socketPath, "/v1/responses", responses)).status).toBe(200);
-    expect(upstream.requests[1]?.body).toEqual({ ...responses, model: "real-model" });
+    expect(upstream.requests[1]?.body).toEqual({
+      ...responses,
+      model: "real-model",
+      store: false,
+    });
+    const inline = {
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "see https://example.org (text is not fetched)" },
+            { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+          ],
+        },
+      ],
+    };
+    expect((await post(gateway.socketPath, "/v1/chat/completions", inline)).status).toBe(200);
+  });
+});
+
+/** An OpenAI gateway without a budget over an upstream that answers every call; its socket. */
+async function startAnsweringGateway(): Promise<string> {
+  upstream = await startFakeModelServer(() => ({
+    body: openAiBody("ok", { input: 1, output: 1, cached: 0 }),
+  }));
+  gateway = await startGateway({
+    model: model("openai", upstream.url),
+    apiKey: "k",
+    meter: new UsageMeter(),
+  });
+  return gateway.socketPath;
+}
+
+describe("the gateway's memory", () => {
+  it("holds at most 64 MiB of request bodies at once: a third large body streamed in parallel gets 429", {
+    timeout: 60_000,
+  }, async () => {
+    const socketPath = await startAnsweringGateway();
+    const MiB = Buffer.alloc(1024 * 1024, 32);
+    const open: ReturnType<typeof request>[] = [];
+    // Three bodies of 31 MiB each (under the 32 MiB request limit), none of them ever ended.
+    const first = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("no request was refused")), 30_000);
+      for (let index = 0; index < 3; index++) {
+        const req = request({ socketPath, path: "/v1/chat/completions", method: "POST" }, (res) => {
+          let text = "";
+          res.on("data", (chunk: Buffer) => {
+            text += chunk.toString("utf8");
+          });
+          res.on("end", () => {
+            clearTimeout(timer);
+            resolve({ status: res.statusCode ?? 0, text });
+          });
+        });
+        req.on("error", () => {});
+        req.write('{"messages": "');
+        for (let chunk = 0; chunk < 31; chunk++) req.write(MiB);
+        open.push(req);
+      }
+    });
+    const refused = await first.finally(() => {
+      for (const req of open) req.destroy();
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.text).toMatch(/at most 64 MiB of request bodies at once/);
+    expect(upstream?.requests).toHaveLength(0);
+    // What the refused and abandoned requests held is released: a normal call goes through.
+    await expect
+      .poll(async () => (await post(socketPath, "/v1/chat/completions", { messages: [] })).status)
+      .toBe(200);
+  });
+});
+
+describe("the gateway's connections", () => {
+  it("holds at most 128 at once: an agent cannot use up the harness's file descriptors", async () => {
+    const socketPath = await startAnsweringGateway();
+    let closed = 0;
+    const sockets = Array.from({ length: 300 }, () => {
+      const socket = connect(socketPath);
+      socket.on("error", () => {});
+      socket.on("close", () => {
+        closed += 1;
+      });
+      return socket;
+    });
+    try {
+      await expect.poll(() => closed, { timeout: 20_000 }).toBeGreaterThanOrEqual(300 - 128);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+    // Once the flood is gone, calls go through again.
+    await expect
+      .poll(async () => (await post(socketPath, "/v1/chat/completions", { messages: [] })).status)
+      .toBe(200);
   });
 });
 
@@ -357,6 +549,21 @@ describe("the gateway's admission control", () => {
     expect(upstream.requests).toHaveLength(1);
     expect(meter.usage.costUsd).toBeLessThanOrEqual(0.2);
     expect(gateway.limitHit).toMatch(/cost limit of \$0.2 leaves no room/);
+  });
+
+  it("takes the larger of max_tokens and max_completion_tokens as a chat call's worst case", async () => {
+    upstream = await startFakeModelServer(() => ({
+      body: openAiBody("x", { input: 1, output: 1, cached: 0 }),
+    }));
+    const meter = new UsageMeter({ budget: { tokenLimit: 10_000 } });
+    gateway = await startGateway({ model: model("openai", upstream.url), apiKey: "k", meter });
+    const messages = [{ role: "user", content: "q" }];
+    const both = { messages, max_completion_tokens: 1, max_tokens: 100_000 };
+    const reply = await post(gateway.socketPath, "/v1/chat/completions", both);
+    expect(reply.status).toBe(402);
+    expect(upstream.requests).toHaveLength(0);
+    const fits = { messages, max_completion_tokens: 100, max_tokens: 200 };
+    expect((await post(gateway.socketPath, "/v1/chat/completions", fits)).status).toBe(200);
   });
 
   it("counts calls in flight against the call and token limits", async () => {

@@ -11,7 +11,13 @@ import {
 import { isRetryableStatus, retryAfterMs, withRetries } from "../model/retry.js";
 import type { Admission, MeteredCall, UsageMeter } from "../model/usage-meter.js";
 import { createPrivateSocketDir, restrictSocket, type SocketOwner } from "./private-socket.js";
-import { capOutput, defaultOutputCap, requestRefusal, worstCaseTokens } from "./request-policy.js";
+import {
+  capOutput,
+  defaultOutputCap,
+  disableStorage,
+  requestRefusal,
+  worstCaseTokens,
+} from "./request-policy.js";
 
 /** The provider's API when `model.baseUrl` is not set. */
 export const DEFAULT_BASE_URLS = {
@@ -24,6 +30,12 @@ export const GATEWAY_ROUTES = {
   openai: ["/v1/chat/completions", "/v1/responses"],
   anthropic: ["/v1/messages"],
 } as const;
+
+/**
+ * Connections one gateway holds at once; more are closed as they come (each costs the
+ * harness a file descriptor, and an agent can open thousands).
+ */
+const MAX_CONNECTIONS = 128;
 
 /** Largest request body accepted from the agent. */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -74,12 +86,30 @@ function refusal(type: string, message: string) {
   return { type: "error", error: { type, message, code: type } };
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+/**
+ * Request bytes one gateway holds at once over all its connections (bodies being read or in
+ * flight): an agent that streams large bodies over many connections cannot grow the harness.
+ */
+const MAX_HELD_BYTES = 2 * MAX_BODY_BYTES;
+
+/** The request bytes a gateway holds now, and those of one request (released when it ends). */
+interface BodyHold {
+  gateway: { held: number };
+  request: number;
+}
+
+/** The body, or why it was not read whole: over the size limit, or over the gateway's hold. */
+async function readBody(
+  req: IncomingMessage,
+  hold: BodyHold,
+): Promise<Buffer | "too-large" | "busy"> {
   const chunks: Buffer[] = [];
-  let size = 0;
   for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return undefined;
+    const size = (chunk as Buffer).length;
+    if (hold.request + size > MAX_BODY_BYTES) return "too-large";
+    if (hold.gateway.held + size > MAX_HELD_BYTES) return "busy";
+    hold.gateway.held += size;
+    hold.request += size;
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
@@ -101,8 +131,7 @@ class UpstreamStatus extends DistDebugError {
 }
 
 /** The request body as a JSON object, or undefined when it is too large, not JSON or not an object. */
-function jsonObjectBody(raw: Buffer | undefined): Record<string, unknown> | undefined {
-  if (raw === undefined) return undefined;
+function jsonObjectBody(raw: Buffer): Record<string, unknown> | undefined {
   try {
     const body: unknown = JSON.parse(raw.toString("utf8"));
     return typeof body === "object" && body !== null && !Array.isArray(body)
@@ -284,7 +313,9 @@ async function listenPrivately(
  * It accepts the config's protocol only (OpenAI `POST /v1/chat/completions` and
  * `/v1/responses`, or Anthropic `POST /v1/messages`), refuses with HTTP 400 any field outside
  * the route's allowlist, provider-side tools, `n > 1`, `stream`, `store` and `background`
- * (see `request-policy.ts`), caps the output when the request names no cap, admits a call
+ * (see `request-policy.ts`), content the provider would fetch by URL or look up in its
+ * storage, caps the output when the request names no cap, sets `store: false` on Responses
+ * API requests (stored by default there), admits a call
  * only if the worst case of all calls in flight fits the meter's budget (else HTTP 402
  * `budget_exceeded`, and `limitHit` is set), sets `model` to the config's model, adds the real
  * key, forwards to `model.baseUrl` with the config's timeout and retries (429, 5xx) and meters
@@ -312,6 +343,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
   };
   let limitHit: string | undefined;
   let refused = 0;
+  const held = { held: 0 };
 
   const refuse = (res: ServerResponse, status: number, type: string, message: string) => {
     refused += 1;
@@ -330,8 +362,35 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
       );
       return;
     }
-    const body = jsonObjectBody(await readBody(req));
+    const hold: BodyHold = { gateway: held, request: 0 };
+    try {
+      await readAndForward(path, req, res, hold);
+    } finally {
+      held.held -= hold.request;
+    }
+  };
+
+  /** Reads the body within the gateway's hold, then admits and forwards it. */
+  const readAndForward = async (
+    path: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    hold: BodyHold,
+  ) => {
+    const raw = await readBody(req, hold);
+    if (raw === "busy") {
+      res.setHeader("connection", "close");
+      refuse(
+        res,
+        429,
+        "rate_limit_error",
+        `the gateway holds at most ${MAX_HELD_BYTES / (1024 * 1024)} MiB of request bodies at once: wait for the calls in flight and retry`,
+      );
+      return;
+    }
+    const body = raw === "too-large" ? undefined : jsonObjectBody(raw);
     if (body === undefined) {
+      if (raw === "too-large") res.setHeader("connection", "close");
       refuse(
         res,
         400,
@@ -365,6 +424,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
       return undefined;
     }
     const outputCap = capOutput(path, body, defaultOutputCap(model));
+    disableStorage(path, body);
     body.model = model.name;
     const admission = meter.admit(worstCaseTokens(body, outputCap));
     if (typeof admission !== "string") return admission;
@@ -383,6 +443,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
       sendJson(res, 500, refusal("gateway_error", errorMessage(error))),
     );
   });
+  server.maxConnections = MAX_CONNECTIONS;
   await listenPrivately(server, socketPath, dir, options);
   return {
     socketPath,

@@ -95,11 +95,55 @@ function toolRefusal(tool: unknown, route: string): string | undefined {
     : `the tool of type ${JSON.stringify(type ?? null)} runs at the provider (web search, file search, code interpreter, computer use, MCP): only function tools the agent runs itself are forwarded`;
 }
 
+/** The request fields that carry the conversation (content the provider reads), per route. */
+const CONTENT_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  "/v1/chat/completions": ["messages"],
+  "/v1/responses": ["input", "instructions"],
+  "/v1/messages": ["messages", "system"],
+};
+
+/** Keys of content parts whose value the provider fetches when it is a URL (a `data:` URL is inline). */
+const FETCHED_URL_KEYS = new Set(["url", "image_url", "file_url"]);
+
+/** Keys of content parts that name something stored at the provider (uploaded files, stored items). */
+const STORED_REFERENCE_KEYS = new Set(["file_id", "container_id", "vector_store_ids"]);
+
+/**
+ * Why a content part is refused, or undefined: a URL the provider would fetch (an image,
+ * file or document by URL: a way to the internet) or a reference to something stored at
+ * the provider (an uploaded file, a stored item: the operator's account, other attempts).
+ */
+function contentRefusal(value: unknown, where: string): string | undefined {
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const refusal = contentRefusal(item, `${where}[${index}]`);
+      if (refusal) return refusal;
+    }
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  const part = value as Json;
+  if (part.type === "item_reference")
+    return `${where}: an item_reference names an item stored at the provider: send the item itself`;
+  for (const [key, field] of Object.entries(part)) {
+    const path = `${where}.${key}`;
+    const url = typeof field === "object" && field !== null ? (field as Json).url : field;
+    if (FETCHED_URL_KEYS.has(key) && typeof url === "string" && !/^data:/i.test(url.trim()))
+      return `${path}: ${JSON.stringify(url.slice(0, 100))} is a URL the provider would fetch (the sandbox has no internet): send the content inline (base64 or a data: URL)`;
+    if (STORED_REFERENCE_KEYS.has(key))
+      return `${path}: references something stored at the provider: send the content inline`;
+    const refusal = contentRefusal(field, path);
+    if (refusal) return refusal;
+  }
+  return undefined;
+}
+
 /**
  * Checks an agent's request body against the route's allowlist: every field must be a
  * messages/input field or a model parameter; provider-side tools, `n > 1`, `stream`,
- * `store`, `background` and `mcp_servers` are refused. Returns the refusal's message, or
- * undefined when the body may be forwarded.
+ * `store`, `background` and `mcp_servers` are refused, and so is content the provider
+ * would fetch by URL or look up in its storage (see {@link contentRefusal}). Returns the
+ * refusal's message, or undefined when the body may be forwarded.
  */
 export function requestRefusal(route: string, body: Json): string | undefined {
   const allowed = ALLOWED_REQUEST_FIELDS[route] ?? [];
@@ -119,7 +163,19 @@ export function requestRefusal(route: string, body: Json): string | undefined {
   for (const field of OUTPUT_CAP_FIELDS[route] ?? [])
     if (field in body && !(Number.isInteger(body[field]) && (body[field] as number) > 0))
       return `${field} must be a positive integer`;
+  for (const field of CONTENT_FIELDS[route] ?? []) {
+    const refusal = contentRefusal(body[field], field);
+    if (refusal) return refusal;
+  }
   return undefined;
+}
+
+/**
+ * Sets `store: false` on a Responses API request that names no `store`: that API stores
+ * replies at the provider by default, where they would outlive the attempt.
+ */
+export function disableStorage(route: string, body: Json): void {
+  if (route === "/v1/responses" && !("store" in body)) body.store = false;
 }
 
 /** The output cap a config's `model.parameters` names, else {@link DEFAULT_MAX_OUTPUT_TOKENS}. */
@@ -133,11 +189,13 @@ export function defaultOutputCap(model: ModelConfig): number {
 
 /**
  * Sets the route's output cap on a body that names none (so the worst case is bounded) and
- * returns the body's output cap.
+ * returns the body's output cap: the largest it names (a chat call may name both
+ * `max_completion_tokens` and `max_tokens`, and an upstream may honour either).
  */
 export function capOutput(route: string, body: Json, defaultCap: number): number {
   const fields = OUTPUT_CAP_FIELDS[route] ?? [];
-  for (const field of fields) if (typeof body[field] === "number") return body[field] as number;
+  const named = fields.map((field) => body[field]).filter((cap) => typeof cap === "number");
+  if (named.length > 0) return Math.max(...named);
   const field = fields[0];
   if (field !== undefined) body[field] = defaultCap;
   return defaultCap;

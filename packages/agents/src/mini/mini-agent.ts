@@ -1,15 +1,13 @@
-import { lstat, readFile } from "node:fs/promises";
+import { lstat, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import {
   DistDebugError,
   errorMessage,
   formats,
   type ModelConfig,
-  serialize,
   type TaskManifest,
   type Trajectory,
   type TrajectoryStep,
-  writeFileAtomic,
 } from "@distdebug/schema";
 import type { Agent, AgentContext, AgentOutcome } from "../agent.js";
 import { createModelClient, type ModelClient, type ModelMessage } from "../model/model-client.js";
@@ -349,8 +347,9 @@ class MiniRun {
       };
     }
     const trajectory = this.trajectory(startedAt, new Date());
-    // The harness's record replaces anything the model may have written there.
-    if (!blocked) await writeFileAtomic(trajectoryPath, serialize(trajectory));
+    // The harness's record stands (see AgentOutcome.trajectory); whatever the model left there
+    // is removed, not rewritten (/output may be too full for the record).
+    if (!blocked) await rm(trajectoryPath, { force: true });
     return { ...this.outcome, usage: this.meter.usage, trajectory };
   }
 

@@ -53,6 +53,23 @@ export interface BwrapArgsInput {
   argv: readonly string[];
 }
 
+/**
+ * Moves bwrap's options (everything before the first `--`: the host paths of the workspace,
+ * `/task`, `/output`, the binds and the gateway socket) into bytes bwrap reads from `fd`
+ * (`--args`), so the sandbox's `/proc/1/cmdline` (bwrap is its pid 1) shows the command only.
+ */
+export function hideOptions(
+  args: readonly string[],
+  fd: number,
+): { args: string[]; options: Uint8Array } {
+  const end = args.indexOf("--");
+  const options = end < 0 ? args : args.slice(0, end);
+  return {
+    args: ["--args", String(fd), ...(end < 0 ? [] : args.slice(end))],
+    options: Buffer.from(options.map((arg) => `${arg}\0`).join(""), "utf8"),
+  };
+}
+
 /** The bubblewrap argument list (without the `bwrap` executable itself). */
 export function bwrapArgs(input: BwrapArgsInput): string[] {
   const { policy } = input;

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { openSync, readdirSync, readFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { OutputBuffer } from "./output-buffer.js";
 
@@ -18,8 +19,11 @@ export interface RunProcessInput {
   signal?: AbortSignal | undefined;
   /** Open fd 3 as a pipe and read bwrap's JSON status documents from it. */
   statusFd: boolean;
-  /** Bytes the child reads from fd 4 (a pipe, closed after them): bwrap's `--seccomp 4`. */
-  fd4Input?: Uint8Array | undefined;
+  /**
+   * Bytes the child reads from fds 4, 5, … in order (pipes, closed after them): bwrap's
+   * `--seccomp 4` and `--args`.
+   */
+  inputFds?: readonly Uint8Array[] | undefined;
   /** Called once bwrap reports the sandbox's init process. */
   onStatus?: (status: BwrapStatus) => void;
 }
@@ -48,6 +52,53 @@ export interface RunProcessResult {
   spawnError?: Error | undefined;
 }
 
+/** The close-on-exec bit in the `flags:` line of `/proc/self/fdinfo/<fd>` (octal). */
+const O_CLOEXEC_FLAG = 0o2000000;
+
+let inherited: { fds: number[]; nullFd: number } | undefined;
+
+/**
+ * The descriptors this process got from its parent without close-on-exec (Node marks only
+ * a few low ones): a shell's `exec 50<secrets`, a CI runner's pipes. A child would inherit
+ * them, so every child gets `/dev/null` at those numbers instead. Read once per process
+ * (Node itself opens every descriptor close-on-exec, so the list only shrinks).
+ */
+function inheritedDescriptors(): { fds: number[]; nullFd: number } {
+  if (inherited) return inherited;
+  const fds: number[] = [];
+  let names: string[] = [];
+  try {
+    names = readdirSync("/proc/self/fdinfo");
+  } catch {
+    // No /proc: nothing to hide.
+  }
+  for (const name of names) {
+    const fd = Number(name);
+    if (!(fd > 2)) continue;
+    try {
+      const flags = /^flags:\s*([0-7]+)/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, "utf8"));
+      if (flags?.[1] !== undefined && (Number.parseInt(flags[1], 8) & O_CLOEXEC_FLAG) === 0)
+        fds.push(fd);
+    } catch {
+      // Closed meanwhile (the descriptor of the listing itself).
+    }
+  }
+  inherited = { fds, nullFd: fds.length > 0 ? openSync("/dev/null", "r+") : -1 };
+  return inherited;
+}
+
+/** The child's stdio: ours, then `/dev/null` over every inherited descriptor past it. */
+function childStdio(own: ("pipe" | "ignore")[]): ("pipe" | "ignore" | number)[] {
+  const { fds, nullFd } = inheritedDescriptors();
+  const stdio: ("pipe" | "ignore" | number)[] = [...own];
+  for (const fd of fds) {
+    if (fd < own.length) continue;
+    while (stdio.length < fd) stdio.push("ignore");
+    stdio[fd] = nullFd;
+  }
+  return stdio;
+}
+
 /** After the process exits, how long to wait for its pipes to close before closing them. */
 const PIPE_GRACE_MS = 2000;
 
@@ -65,9 +116,9 @@ export function runProcess(input: RunProcessInput): Promise<RunProcessResult> {
     "pipe",
     "pipe",
   ];
-  if (input.statusFd || input.fd4Input !== undefined)
-    stdio.push(input.statusFd ? "pipe" : "ignore");
-  if (input.fd4Input !== undefined) stdio.push("pipe");
+  const inputs = input.inputFds ?? [];
+  if (input.statusFd || inputs.length > 0) stdio.push(input.statusFd ? "pipe" : "ignore");
+  for (const _ of inputs) stdio.push("pipe");
 
   return new Promise<RunProcessResult>((resolve) => {
     let timedOut = false;
@@ -81,7 +132,7 @@ export function runProcess(input: RunProcessInput): Promise<RunProcessResult> {
     let graceTimer: NodeJS.Timeout | undefined;
 
     const child = spawn(input.file, [...input.args], {
-      stdio,
+      stdio: childStdio(stdio),
       env: input.env,
       detached: true,
       ...(input.cwd === undefined ? {} : { cwd: input.cwd }),
@@ -162,9 +213,11 @@ export function runProcess(input: RunProcessInput): Promise<RunProcessResult> {
     });
     statusStream?.on("error", () => {});
 
-    const fd4 = input.fd4Input === undefined ? null : (child.stdio[4] as Writable | null);
-    fd4?.on("error", () => {});
-    fd4?.end(input.fd4Input);
+    for (const [index, bytes] of inputs.entries()) {
+      const pipe = child.stdio[4 + index] as Writable | null;
+      pipe?.on("error", () => {});
+      pipe?.end(bytes);
+    }
 
     if (child.stdin) {
       child.stdin.on("error", () => {});
