@@ -23,19 +23,27 @@ async function readAttemptFiles(
 
 /**
  * Checks that a results folder is a complete, untouched run of `dataset`: every scorable
- * incident present with the run config's `run.attempts` attempts, and every diagnosis and
- * trajectory matching the sha256 its `attempt.json` recorded. One line per problem.
+ * incident present with `requiredAttempts` attempts (default: the run config's
+ * `run.attempts`), and every diagnosis and trajectory matching the sha256 its `attempt.json`
+ * recorded. One line per problem.
  *
  * @example
  * ```ts
  * const problems = await checkResultsFolder("results/baseline", dataset);
  * ```
  */
-export async function checkResultsFolder(dir: string, dataset: Dataset): Promise<string[]> {
+export async function checkResultsFolder(
+  dir: string,
+  dataset: Dataset,
+  requiredAttempts?: number,
+): Promise<string[]> {
   const run = (await readRunInfo(dir, { required: true })).value;
   const { files, problems } = await readAttemptFiles(dir);
   return [
     ...problems,
-    ...submissionProblems(files as SubmissionFiles, expectedSubmission(dataset, run)),
+    ...submissionProblems(
+      files as SubmissionFiles,
+      expectedSubmission(dataset, run, requiredAttempts),
+    ),
   ];
 }

@@ -9,18 +9,29 @@ export type SubmissionFiles = ReadonlyMap<string, Uint8Array>;
 export interface SubmissionExpectation {
   /** Incident ids, from the dataset (never from the submission's own manifest). */
   incidents: readonly string[];
-  /** Attempts per incident, from the run config's `run.attempts`. */
+  /** Attempts per incident: the benchmark's required count, else the run config's `run.attempts`. */
   attempts: number;
+  /** Where {@link SubmissionExpectation.attempts} comes from, for messages. */
+  attemptsFrom: string;
 }
 
 /**
  * What a submission of `run` on `dataset` must hold: every scorable incident of the dataset
- * (the ones with gold labels) and the run config's `run.attempts` attempts of each.
+ * (the ones with gold labels) and `requiredAttempts` attempts of each (a leaderboard's rule,
+ * for example 3), else the run config's `run.attempts`.
  */
-export function expectedSubmission(dataset: Dataset, run: RunInfo): SubmissionExpectation {
+export function expectedSubmission(
+  dataset: Dataset,
+  run: RunInfo,
+  requiredAttempts?: number,
+): SubmissionExpectation {
   return {
     incidents: dataset.incidents.filter((entry) => entry.scorable).map((entry) => entry.id),
-    attempts: run.config.run.attempts,
+    attempts: requiredAttempts ?? run.config.run.attempts,
+    attemptsFrom:
+      requiredAttempts === undefined
+        ? `the run config has run.attempts ${run.config.run.attempts}`
+        : `${requiredAttempts} attempts per incident are required; the run config has run.attempts ${run.config.run.attempts}`,
   };
 }
 
@@ -63,13 +74,11 @@ export function attemptCountProblems(
     for (let attempt = 1; attempt <= expected.attempts; attempt++)
       if (!files.has(attemptPath(id, attempt, ATTEMPT_FILES.attempt)))
         problems.push(
-          `${attemptPath(id, attempt, ATTEMPT_FILES.attempt)}: missing (the run config has run.attempts ${expected.attempts})`,
+          `${attemptPath(id, attempt, ATTEMPT_FILES.attempt)}: missing (${expected.attemptsFrom})`,
         );
     for (const attempt of numbers)
       if (attempt > expected.attempts)
-        problems.push(
-          `${attemptPath(id, attempt)}: an extra attempt (the run config has run.attempts ${expected.attempts})`,
-        );
+        problems.push(`${attemptPath(id, attempt)}: an extra attempt (${expected.attemptsFrom})`);
   }
   return problems;
 }

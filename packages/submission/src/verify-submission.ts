@@ -51,6 +51,11 @@ export interface VerifySubmissionOptions {
   rescore?: boolean;
   /** The benchmark's dataset to rescore against. Default: the one the archive's run.json names. */
   dataset?: Dataset;
+  /**
+   * Attempts per incident the benchmark requires (a leaderboard's rule, for example 3), checked
+   * with `dataset`. Default: the archive's run config's `run.attempts`, which its submitter chose.
+   */
+  attempts?: number;
   cacheDir?: string;
   /** Where to extract the archive for rescoring. Default a new temporary folder, removed after. */
   workDir?: string;
@@ -225,7 +230,7 @@ export async function verifySubmission(
   // Completeness is checked against the dataset the caller names (`verify --dataset`, the
   // official one); without it the archive is rescored against its own run's dataset as is.
   const problems = options.dataset
-    ? submissionProblems(byPath, expectedSubmission(options.dataset, run))
+    ? submissionProblems(byPath, expectedSubmission(options.dataset, run, options.attempts))
     : outputHashProblems(byPath);
   if (rescore) {
     const work = options.workDir ?? (await mkdtemp(join(tmpdir(), "distdebug-verify-")));
@@ -242,7 +247,7 @@ export async function verifySubmission(
       }
       const result = await scoreResults({
         outDir: work,
-        attempts: run.config.run.attempts,
+        attempts: options.attempts ?? run.config.run.attempts,
         ...(dataset ? { dataset } : {}),
         ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
         ...(packagedSummary

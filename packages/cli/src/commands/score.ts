@@ -40,14 +40,16 @@ export default defineCommand({
   async run(args, io) {
     const dir = args.positionals[0];
     if (!dir || args.positionals.length > 1) throw new UsageError("name one results folder");
-    const attempts = optionalString(args, "attempts");
+    const attemptsText = optionalString(args, "attempts");
+    const attempts =
+      attemptsText === undefined ? undefined : parsePositiveInt(attemptsText, "attempts", 1);
     const seed = optionalString(args, "seed");
     const cacheDir = cacheDirOf(optionalString(args, "cache-dir"), io);
     const datasetDir = optionalString(args, "dataset");
     const outDir = resolve(io.cwd, dir);
     const dataset = datasetDir ? await loadDataset(resolve(io.cwd, datasetDir)) : undefined;
     if (dataset) {
-      const problems = await checkResultsFolder(outDir, dataset);
+      const problems = await checkResultsFolder(outDir, dataset, attempts);
       for (const problem of problems) io.stderr(`refused  ${problem}\n`);
       if (problems.length > 0) {
         io.stderr(`not scored: ${problems.length} problem${problems.length === 1 ? "" : "s"}\n`);
@@ -57,7 +59,7 @@ export default defineCommand({
     const result = await scoreResults({
       outDir,
       ...(dataset ? { dataset } : {}),
-      ...(attempts === undefined ? {} : { attempts: parsePositiveInt(attempts, "attempts", 1) }),
+      ...(attempts === undefined ? {} : { attempts }),
       ...(seed === undefined ? {} : { seed: parseSeed(seed) }),
       cacheDir,
     });

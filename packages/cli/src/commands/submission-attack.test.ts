@@ -142,6 +142,44 @@ describe("verify --dataset and score --dataset refuse incomplete or rewritten su
     });
   }
 
+  it("best of N: a submission that kept one attempt per incident and set run.attempts 1 passes only until the benchmark's count is required (--attempts)", async () => {
+    const bestOfTwo = async (dir: string) => {
+      await dropAttempt(dir);
+      const run = JSON.parse(await readFile(join(dir, "run.json"), "utf8"));
+      run.config.run.attempts = 1;
+      await writeFile(join(dir, "run.json"), serialize(run));
+    };
+    const dir = await tamperedCopy(bestOfTwo);
+    const forged = await forgeArchive(dir);
+    expect((await verify(forged)).code).toBe(0);
+    const required =
+      "zklite-142/attempt-2/attempt.json: missing (2 attempts per incident are required; the run config has run.attempts 1)";
+    const verified = await cli([
+      "verify",
+      forged,
+      "--dataset",
+      fixture.datasetDir,
+      "--attempts",
+      "2",
+      "--cache-dir",
+      fixture.cacheDir,
+    ]);
+    expect(verified.code).toBe(1);
+    expect(verified.out).toContain(`refused   ${required}`);
+    const scored = await cli([
+      "score",
+      dir,
+      "--dataset",
+      fixture.datasetDir,
+      "--attempts",
+      "2",
+      "--cache-dir",
+      fixture.cacheDir,
+    ]);
+    expect(scored.code).toBe(1);
+    expect(scored.out).toContain(`refused  ${required}`);
+  });
+
   const unsafe: [string, Parameters<typeof rawTarGz>[0], string][] = [
     [
       "a file where a folder is expected",

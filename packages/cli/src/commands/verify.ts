@@ -3,17 +3,22 @@ import { loadDataset } from "@distdebug/dataset";
 import { attemptPath } from "@distdebug/results";
 import { serialize } from "@distdebug/schema";
 import { verifySubmission } from "@distdebug/submission";
-import { defineCommand, optionalString, UsageError } from "../command.js";
+import { defineCommand, optionalString, parsePositiveInt, UsageError } from "../command.js";
 import { cacheDirOf } from "../render/cache-dir.js";
 
 export default defineCommand({
-  usage: "verify <archive> [--dataset dir]",
+  usage: "verify <archive> [--dataset dir] [--attempts N]",
   description:
-    "Verifies a submission archive made by distdebug package from the archive alone: every file's sha256 against manifest.json (a changed, missing or extra file is named), every diagnosis and trajectory against the sha256 in its attempt.json, completeness against the dataset (every scorable incident, run.attempts attempts each), unsafe entries (.., absolute, links, duplicates, aliases) refused, every file re-validated, the trajectories re-scanned for leaks, and every attempt rescored against the dataset's gold, reporting each packaged score the rescoring does not reproduce. Exits 1 on any problem or difference.",
+    "Verifies a submission archive made by distdebug package from the archive alone: every file's sha256 against manifest.json (a changed, missing or extra file is named), every diagnosis and trajectory against the sha256 in its attempt.json, completeness against the dataset (every scorable incident, --attempts or else run.attempts attempts each), unsafe entries (.., absolute, links, duplicates, aliases) refused, every file re-validated, the trajectories re-scanned for leaks, and every attempt rescored against the dataset's gold, reporting each packaged score the rescoring does not reproduce. Exits 1 on any problem or difference.",
   options: {
     dataset: {
       type: "string",
       description: "the benchmark dataset to rescore against (default: the one run.json names)",
+    },
+    attempts: {
+      type: "string",
+      description:
+        "attempts per incident the benchmark requires, with --dataset (default: the archive's run.attempts, which its submitter chose)",
     },
     "cache-dir": { type: "string", description: "repository and workspace cache" },
     "skip-rescore": { type: "boolean", description: "check checksums and files only" },
@@ -22,11 +27,13 @@ export default defineCommand({
     const archive = args.positionals[0];
     if (!archive || args.positionals.length > 1) throw new UsageError("name one archive");
     const datasetDir = optionalString(args, "dataset");
+    const attempts = optionalString(args, "attempts");
     const cacheDir = cacheDirOf(optionalString(args, "cache-dir"), io);
     const result = await verifySubmission({
       archive: resolve(io.cwd, archive),
       rescore: args.values["skip-rescore"] !== true,
       ...(datasetDir ? { dataset: await loadDataset(resolve(io.cwd, datasetDir)) } : {}),
+      ...(attempts === undefined ? {} : { attempts: parsePositiveInt(attempts, "attempts", 1) }),
       cacheDir,
       ...(io.signal ? { signal: io.signal } : {}),
     });
