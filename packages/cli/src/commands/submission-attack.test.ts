@@ -154,28 +154,18 @@ describe("verify --dataset and score --dataset refuse incomplete or rewritten su
     expect((await verify(forged)).code).toBe(0);
     const required =
       "zklite-142/attempt-2/attempt.json: missing (2 attempts per incident are required; the run config has run.attempts 1)";
-    const verified = await cli([
-      "verify",
-      forged,
+    const requireTwo = [
       "--dataset",
       fixture.datasetDir,
       "--attempts",
       "2",
       "--cache-dir",
       fixture.cacheDir,
-    ]);
+    ];
+    const verified = await cli(["verify", forged, ...requireTwo]);
     expect(verified.code).toBe(1);
     expect(verified.out).toContain(`refused   ${required}`);
-    const scored = await cli([
-      "score",
-      dir,
-      "--dataset",
-      fixture.datasetDir,
-      "--attempts",
-      "2",
-      "--cache-dir",
-      fixture.cacheDir,
-    ]);
+    const scored = await cli(["score", dir, ...requireTwo]);
     expect(scored.code).toBe(1);
     expect(scored.out).toContain(`refused  ${required}`);
   });
