@@ -91,7 +91,7 @@ function nativeFloor(gitdir: string, commit: string, dir: string): void {
     "bash",
     [
       "-c",
-      `mkdir -p "${dir}" && git --git-dir="${gitdir}" archive ${commit} | tar -x -C "${dir}" && cd "${dir}" && git init -q && git add -A && git -c user.name=x -c user.email=x@x commit -q -m w`,
+      `mkdir -p "${dir}" && git --git-dir="${gitdir}" archive ${commit} | tar -x -C "${dir}" && cd "${dir}" && git init -q && git -c gc.auto=0 add -A && git -c gc.auto=0 -c maintenance.auto=false -c user.name=x -c user.email=x@x commit -q -m w`,
     ],
     { env },
   );
@@ -184,6 +184,11 @@ async function isoCloneCell(repo: Repo, url: string, served: Served): Promise<st
 }
 
 const rows: string[] = [];
+/** Keeps a table row, and shows it at once on stderr (a long run that fails keeps its rows). */
+function row(text: string): void {
+  rows.push(text);
+  process.stderr.write(`${text}\n`);
+}
 await rm(root, { recursive: true, force: true });
 await mkdir(root, { recursive: true });
 const server = await gitHttpServer(join(root, "served"), serverEnv());
@@ -207,7 +212,7 @@ for (const repo of repos) {
   await rm(servedDir, { recursive: true, force: true });
   if (served.missingTree > 0) {
     const why = `not measured: the commit's tree lacks ${served.missingTree} blob(s) the snapshot omitted`;
-    rows.push(`| ${repo.name} | | ${clone} | ${iso} | ${why} | | | | | | |`);
+    row(`| ${repo.name} | | ${clone} | ${iso} | ${why} | | | | | | | |`);
     await rm(join(root, `${repo.name}-git.git`), { recursive: true, force: true });
     continue;
   }
@@ -256,15 +261,15 @@ for (const repo of repos) {
     copy.push(
       await timeMs(() => execFileSync("cp", ["-a", join(base, "fill"), join(base, "copy")])),
     );
-    await rm(base, { recursive: true, force: true });
+    await rm(base, { recursive: true, force: true, maxRetries: 5 });
   }
   const ms = (values: number[]) => `${median(values).toFixed(0)} ms`;
-  rows.push(
-    `| ${repo.name} | ${files} | ${clone} | ${iso} | ${ms(cold)} | ${ms(fill)} | ${ms(floor)} | ${(median(cold) / median(floor)).toFixed(2)} | ${ms(warm)} | ${ms(copy)} | ${(median(warm) / median(copy)).toFixed(2)} |`,
+  row(
+    `| ${repo.name} | ${files} | ${clone} | ${iso} | ${ms(cold)} | ${ms(fill)} | ${ms(floor)} | ${(median(cold) / median(floor)).toFixed(2)} | ${(median(fill) / median(floor)).toFixed(2)} | ${ms(warm)} | ${ms(copy)} | ${(median(warm) / median(copy)).toFixed(2)} |`,
   );
   await rm(gitdir, { recursive: true, force: true });
 }
 await server.close();
 process.stdout.write(
-  `| repository | files | git clone (time, peak RSS) | isomorphic-git clone | cold prepare | cold + cache fill | floor (archive+init+add+commit) | cold/floor | warm prepare | cp -a | warm/cp |\n|---|---|---|---|---|---|---|---|---|---|---|\n${rows.join("\n")}\n`,
+  `| repository | files | git clone (time, peak RSS) | isomorphic-git clone | cold prepare | cold + cache fill | floor (archive+init+add+commit) | cold/floor | fill/floor | warm prepare | cp -a | warm/cp |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n${rows.join("\n")}\n`,
 );
