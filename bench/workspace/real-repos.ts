@@ -3,18 +3,20 @@
  *
  *   node --conditions=@distdebug/source --import tsx bench/workspace/real-repos.ts \
  *     --repo <name>=<bare mirror>@<commit> [--repo ...] [--runs N] [--no-iso]
+ *     [--no-iso-for <name> ...] [--iso-timeout <seconds, default 180>]
  *
  * For each repository (a local bare mirror, served over smart HTTP on 127.0.0.1 by the real
- * `git http-backend`): clone time and peak memory of `git clone --bare` against
+ * `git http-backend`, one branch at the commit): clone time and peak memory of `git clone --bare` against
  * isomorphic-git's clone (each in its own process, peak RSS from /usr/bin/time), then a cold
  * prepare (no base cache), a cold prepare that fills the cache, the native floor
  * (`git archive | tar -x`; git init; git add -A; git commit), a warm prepare from the cache
  * and `cp -a` of the base workspace. Prints a table; exits 0 (numbers, not a test).
  */
 import { execFile, execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { gitHttpServer } from "@distdebug/test-utils";
 import { prepareWorkspace } from "@distdebug/workspace";
 
@@ -25,7 +27,10 @@ interface Repo {
 }
 
 const args = process.argv.slice(2);
-const runs = Number(args[args.indexOf("--runs") + 1] ?? 3) || 3;
+const option = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const runs = Number(option("--runs") ?? 3) || 3;
+const isoTimeout = Number(option("--iso-timeout") ?? 180) || 180;
+const noIso = args.flatMap((arg, index) => (arg === "--no-iso-for" ? [args[index + 1]] : []));
 const repos: Repo[] = [];
 args.forEach((arg, index) => {
   if (arg !== "--repo") return;
@@ -86,94 +91,131 @@ function nativeFloor(gitdir: string, commit: string, dir: string): void {
     "bash",
     [
       "-c",
-      `mkdir -p "${dir}" && git --git-dir="${gitdir}" archive ${commit} | tar -x -C "${dir}" && cd "${dir}" && git init -q && git add -A && git -c user.name=x -c user.email=x@x commit -q -m w`,
+      `mkdir -p "${dir}" && git --git-dir="${gitdir}" archive ${commit} | tar -x -C "${dir}" && cd "${dir}" && git init -q && git -c gc.auto=0 add -A && git -c gc.auto=0 -c maintenance.auto=false -c user.name=x -c user.email=x@x commit -q -m w`,
     ],
     { env },
   );
 }
 
+/** What the mirror lacks of the commit's history and of its tree (snapshots omit blobs >= 4 MiB). */
+interface Served {
+  missingHistory: number;
+  missingTree: number;
+}
+
+function git(gitdir: string, ...command: string[]): string {
+  return execFileSync("git", ["--git-dir", gitdir, ...command], {
+    env,
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+  });
+}
+
 /**
- * A bare repository to serve: the mirror's objects (through alternates) and its branches and
- * tags, minus branches that reach objects the mirror lacks (snapshots omit files of 4 MiB and
- * more, for example a website branch's images), so upload-pack can send every ref.
+ * A bare repository to serve whose only ref is one branch at the buggy commit, reading the
+ * mirror's objects through alternates: other branches, tags and refs of the snapshot may reach
+ * objects it lacks, and a clone needs none of them. Counts what the commit's history and tree
+ * lack; when the history lacks objects, upload-pack may leave them out (see {@link serverEnv})
+ * and the clone is partial (`--filter=blob:limit=4m`, what the snapshot holds).
  */
-function servedCopy(mirror: string, target: string): void {
+function servedCopy(mirror: string, commit: string, target: string): Served {
   execFileSync("git", ["init", "-q", "--bare", target], { env });
-  execFileSync("bash", ["-c", `echo "${mirror}/objects" > "${target}/objects/info/alternates"`]);
-  const refs = execFileSync(
-    "git",
-    [
-      "--git-dir",
-      mirror,
-      "for-each-ref",
-      "--format=%(objectname) %(refname)",
-      "refs/heads",
-      "refs/tags",
-    ],
-    { env, encoding: "utf8" },
-  )
-    .trim()
-    .split("\n");
-  const lines: string[] = [];
-  for (const line of refs) {
-    const [oid, ref] = line.split(" ");
-    if (!oid || !ref) continue;
-    if (ref.startsWith("refs/heads/")) {
-      const missing = execFileSync(
-        "bash",
-        [
-          "-c",
-          `git --git-dir="${mirror}" rev-list --objects --missing=print ${oid} | grep -c '^?' || true`,
-        ],
-        { env, encoding: "utf8", maxBuffer: 1 << 30 },
-      );
-      if (Number(missing.trim()) > 0) {
-        process.stderr.write(`  ${ref} skipped: it reaches objects the mirror lacks\n`);
-        continue;
-      }
-    }
-    lines.push(`${oid} ${ref}`);
+  writeFileSync(join(target, "objects/info/alternates"), `${mirror}/objects\n`);
+  git(target, "update-ref", "refs/heads/bench", commit);
+  git(target, "symbolic-ref", "HEAD", "refs/heads/bench");
+  git(target, "config", "uploadpack.allowFilter", "true");
+  const missingHistory = git(mirror, "rev-list", "--objects", "--missing=print", commit)
+    .split("\n")
+    .filter((line) => line.startsWith("?")).length;
+  const blobs = git(mirror, "ls-tree", "-r", "--format=%(objectname)", commit);
+  const missingTree = execFileSync("git", ["--git-dir", mirror, "cat-file", "--batch-check"], {
+    env,
+    input: blobs,
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+  })
+    .split("\n")
+    .filter((line) => line.endsWith(" missing")).length;
+  return { missingHistory, missingTree };
+}
+
+/**
+ * The git server's extra environment: a pack-objects hook (protected configuration, so passed
+ * as command-line configuration) that lets upload-pack leave out objects the mirror lacks.
+ */
+function serverEnv(): Record<string, string> {
+  const hook = join(root, "pack-objects-hook");
+  writeFileSync(hook, '#!/bin/sh\nexec "$@" --missing=allow-any\n', { mode: 0o755 });
+  return {
+    GIT_CONFIG_COUNT: "1",
+    GIT_CONFIG_KEY_0: "uploadpack.packObjectsHook",
+    GIT_CONFIG_VALUE_0: hook,
+  };
+}
+
+/** isomorphic-git's clone in its own process, stopped after `isoTimeout` seconds. */
+async function isoCloneCell(repo: Repo, url: string, served: Served): Promise<string> {
+  if (args.includes("--no-iso") || noIso.includes(repo.name)) return "not run";
+  if (served.missingHistory > 0) return "not run: history incomplete, no partial clone";
+  try {
+    // isomorphic-git resolves from the workspace package, which depends on it.
+    const result = await timed(
+      [
+        "timeout",
+        String(isoTimeout),
+        "node",
+        "--input-type=module",
+        "-e",
+        isoClone,
+        url,
+        join(root, `${repo.name}-iso.git`),
+      ],
+      join(process.cwd(), "packages/workspace"),
+    );
+    return `${result.seconds.toFixed(1)} s, ${result.peakMb.toFixed(0)} MB`;
+  } catch (error) {
+    const message = (error as Error).message;
+    if (/Command exited with non-zero status 124/.test(message))
+      return `stopped after ${isoTimeout} s`;
+    return `failed: ${message.split("\n").find((line) => /Error/.test(line)) ?? "error"}`;
+  } finally {
+    await rm(join(root, `${repo.name}-iso.git`), { recursive: true, force: true });
   }
-  execFileSync("bash", ["-c", `cat > "${target}/packed-refs"`], { input: `${lines.join("\n")}\n` });
-  const head = lines.find((line) => / refs\/heads\/(master|main|trunk)$/.test(line));
-  if (head)
-    execFileSync("git", ["--git-dir", target, "symbolic-ref", "HEAD", head.split(" ")[1]!], {
-      env,
-    });
 }
 
 const rows: string[] = [];
+/** Keeps a table row, and shows it at once on stderr (a long run that fails keeps its rows). */
+function row(text: string): void {
+  rows.push(text);
+  process.stderr.write(`${text}\n`);
+}
 await rm(root, { recursive: true, force: true });
 await mkdir(root, { recursive: true });
+const server = await gitHttpServer(join(root, "served"), serverEnv());
 for (const repo of repos) {
-  const served = join(root, "served");
-  await rm(served, { recursive: true, force: true });
-  await mkdir(served, { recursive: true });
-  servedCopy(repo.gitdir, join(served, `${repo.name}.git`));
-  const server = await gitHttpServer(served);
+  const servedDir = join(root, "served", `${repo.name}.git`);
+  await mkdir(dirname(servedDir), { recursive: true });
+  const served = servedCopy(repo.gitdir, repo.commit, servedDir);
   const url = server.url(`${repo.name}.git`);
+  const partial = served.missingHistory > 0 ? ["--filter=blob:limit=4m"] : [];
   const gitClone = await timed([
     "git",
     "clone",
     "--bare",
     "--quiet",
+    ...partial,
     url,
     join(root, `${repo.name}-git.git`),
   ]);
-  let iso = "not run";
-  if (!args.includes("--no-iso")) {
-    try {
-      // isomorphic-git resolves from the workspace package, which depends on it.
-      const result = await timed(
-        ["node", "--input-type=module", "-e", isoClone, url, join(root, `${repo.name}-iso.git`)],
-        join(process.cwd(), "packages/workspace"),
-      );
-      iso = `${result.seconds.toFixed(1)} s, ${result.peakMb.toFixed(0)} MB`;
-    } catch (error) {
-      iso = `failed: ${(error as Error).message.split("\n").find((line) => /Error/.test(line)) ?? "error"}`;
-    }
+  const clone = `${gitClone.seconds.toFixed(1)} s, ${gitClone.peakMb.toFixed(0)} MB${partial.length ? ` (partial: history lacks ${served.missingHistory})` : ""}`;
+  const iso = await isoCloneCell(repo, url, served);
+  await rm(servedDir, { recursive: true, force: true });
+  if (served.missingTree > 0) {
+    const why = `not measured: the commit's tree lacks ${served.missingTree} blob(s) the snapshot omitted`;
+    row(`| ${repo.name} | | ${clone} | ${iso} | ${why} | | | | | | | |`);
+    await rm(join(root, `${repo.name}-git.git`), { recursive: true, force: true });
+    continue;
   }
-  await server.close();
   const gitdir = join(root, `${repo.name}-git.git`);
   const cold: number[] = [];
   const fill: number[] = [];
@@ -185,7 +227,12 @@ for (const repo of repos) {
     const base = join(root, `${repo.name}-r${round}`);
     cold.push(
       await timeMs(() =>
-        prepareWorkspace({ source: gitdir, commit: repo.commit, dir: join(base, "cold") }),
+        prepareWorkspace({
+          source: gitdir,
+          commit: repo.commit,
+          dir: join(base, "cold"),
+          cacheDir: false,
+        }),
       ),
     );
     const cache = join(base, "cache");
@@ -214,15 +261,15 @@ for (const repo of repos) {
     copy.push(
       await timeMs(() => execFileSync("cp", ["-a", join(base, "fill"), join(base, "copy")])),
     );
-    await rm(base, { recursive: true, force: true });
+    await rm(base, { recursive: true, force: true, maxRetries: 5 });
   }
   const ms = (values: number[]) => `${median(values).toFixed(0)} ms`;
-  rows.push(
-    `| ${repo.name} | ${files} | ${gitClone.seconds.toFixed(1)} s, ${gitClone.peakMb.toFixed(0)} MB | ${iso} | ${ms(cold)} | ${ms(fill)} | ${ms(floor)} | ${(median(cold) / median(floor)).toFixed(2)} | ${ms(warm)} | ${ms(copy)} | ${(median(warm) / median(copy)).toFixed(2)} |`,
+  row(
+    `| ${repo.name} | ${files} | ${clone} | ${iso} | ${ms(cold)} | ${ms(fill)} | ${ms(floor)} | ${(median(cold) / median(floor)).toFixed(2)} | ${(median(fill) / median(floor)).toFixed(2)} | ${ms(warm)} | ${ms(copy)} | ${(median(warm) / median(copy)).toFixed(2)} |`,
   );
-  await rm(join(root, `${repo.name}-iso.git`), { recursive: true, force: true });
   await rm(gitdir, { recursive: true, force: true });
 }
+await server.close();
 process.stdout.write(
-  `| repository | files | git clone (time, peak RSS) | isomorphic-git clone | cold prepare | cold + cache fill | floor (archive+init+add+commit) | cold/floor | warm prepare | cp -a | warm/cp |\n|---|---|---|---|---|---|---|---|---|---|---|\n${rows.join("\n")}\n`,
+  `| repository | files | git clone (time, peak RSS) | isomorphic-git clone | cold prepare | cold + cache fill | floor (archive+init+add+commit) | cold/floor | fill/floor | warm prepare | cp -a | warm/cp |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n${rows.join("\n")}\n`,
 );

@@ -14,9 +14,14 @@ export interface GitHttpServer {
 /**
  * Serves the git repositories under `root` over smart HTTP on 127.0.0.1: Node's http in
  * front of the real `git http-backend` CGI, so clients clone and fetch exactly as from a
- * public host, with no network.
+ * public host, with no network. `env` adds variables to the CGI's environment (for example
+ * `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_0`/`GIT_CONFIG_VALUE_0`, which git reads as protected
+ * command-line configuration).
  */
-export async function gitHttpServer(root: string): Promise<GitHttpServer> {
+export async function gitHttpServer(
+  root: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<GitHttpServer> {
   const requests: string[] = [];
   const server = createServer((req, res) => {
     const target = new URL(req.url ?? "/", "http://127.0.0.1");
@@ -33,6 +38,7 @@ export async function gitHttpServer(root: string): Promise<GitHttpServer> {
         HTTP_CONTENT_ENCODING: req.headers["content-encoding"] ?? "",
         GIT_PROTOCOL: String(req.headers["git-protocol"] ?? ""),
         REMOTE_ADDR: "127.0.0.1",
+        ...env,
       },
     });
     req.pipe(cgi.stdin);

@@ -167,9 +167,8 @@ export async function materialize(options: MaterializeOptions): Promise<Material
   const fixMode = await makeFolders(dir, tree);
   const eol = await checkoutEol(reader, tree.files);
   const pack = new PackWriter(options.compressionLevel);
-  const compressions: Promise<unknown>[] = [];
-  const written = await writeBlobs(options, tree, { eol, fixMode, pack, compressions });
-  const newTree = rewriteTrees(tree, written.newBlobId, pack, compressions);
+  const written = await writeBlobs(options, tree, { eol, fixMode, pack });
+  const newTree = rewriteTrees(tree, written.newBlobId, pack);
   const { oid: commit, payload: commitContent } = commitObject({
     tree: newTree,
     parents: [],
@@ -177,7 +176,7 @@ export async function materialize(options: MaterializeOptions): Promise<Material
     committer: NEUTRAL_PERSON,
     message: NEUTRAL_MESSAGE,
   });
-  compressions.push(pack.add(commit, "commit", commitContent));
+  pack.add(commit, "commit", commitContent);
   await writeGitDir(dir, pack, indexEntries(tree, written), commit);
   return {
     sourceTree: tree.root,
@@ -256,7 +255,6 @@ interface BlobSink {
   eol: EolRules;
   fixMode: boolean;
   pack: PackWriter;
-  compressions: Promise<unknown>[];
 }
 
 /**
@@ -287,7 +285,6 @@ async function writeBlobs(
     bytes: 0,
   };
   let done = 0;
-  let inFlight: Promise<unknown>[] = [];
   const readBatch = (
     from: number,
   ): { next: number; objects: ReturnType<ObjectReader["readMany"]> } => {
@@ -302,32 +299,39 @@ async function writeBlobs(
     checkAborted(signal);
     const objects = await pending.objects;
     pending = pending.next < blobs.length ? readBatch(pending.next) : undefined;
-    const jobs = scrubBatch(objects, pathsByBlob, options.matcher, sink, written);
-    await writeFiles(options.dir, jobs, sink, written);
+    const { jobs, packed } = scrubBatch(objects, pathsByBlob, options.matcher, written);
+    // The files are written in the thread pool while this thread compresses the batch.
+    const writing = writeFiles(options.dir, jobs, sink, written);
+    writing.catch(() => {});
+    for (const blob of packed) sink.pack.add(blob.oid, "blob", blob.content);
+    await writing;
     done += jobs.length;
     options.onProgress?.(done, tree.files.length);
-    // Bound the memory held by compressions in flight: at most about two batches.
-    await Promise.all(inFlight);
-    inFlight = sink.compressions.splice(0);
   }
   return written;
 }
 
-/** Scrubs one batch of blobs into the pack; returns the files to write with their content. */
+/**
+ * Scrubs one batch of blobs; returns the files to write with their content and the blobs to
+ * pack (in the batch's order).
+ */
 function scrubBatch(
   objects: Awaited<ReturnType<ObjectReader["readMany"]>>,
   pathsByBlob: ReadonlyMap<string, FileEntry[]>,
   matcher: NeedleMatcher,
-  sink: BlobSink,
   written: WrittenBlobs,
-): { file: FileEntry; content: Buffer }[] {
+): {
+  jobs: { file: FileEntry; content: Buffer }[];
+  packed: { oid: string; content: Buffer }[];
+} {
   const jobs: { file: FileEntry; content: Buffer }[] = [];
+  const packed: { oid: string; content: Buffer }[] = [];
   for (const object of objects) {
     const scrubbed = scrubNeedles(object.content, matcher);
     const oid = scrubbed.matches.length > 0 ? hashObject("blob", scrubbed.content) : object.oid;
     written.newBlobId.set(object.oid, oid);
     written.sizes.set(object.oid, scrubbed.content.length);
-    sink.compressions.push(sink.pack.add(oid, "blob", scrubbed.content));
+    packed.push({ oid, content: scrubbed.content });
     for (const file of pathsByBlob.get(object.oid) ?? []) {
       jobs.push({ file, content: scrubbed.content });
       written.bytes += scrubbed.content.length;
@@ -339,7 +343,7 @@ function scrubBatch(
         });
     }
   }
-  return jobs;
+  return { jobs, packed };
 }
 
 /** Writes the files of a batch, {@link WRITERS} at a time. */
@@ -391,7 +395,6 @@ function rewriteTrees(
   tree: SourceTree,
   newBlobId: ReadonlyMap<string, string>,
   pack: PackWriter,
-  compressions: Promise<unknown>[],
 ): string {
   const newTreeId = new Map<string, string>();
   const rewrite = (oid: string): string => {
@@ -413,7 +416,7 @@ function rewriteTrees(
     const content = serializeTree(updated);
     const id = changed ? hashObject("tree", content) : oid;
     newTreeId.set(oid, id);
-    compressions.push(pack.add(id, "tree", content));
+    pack.add(id, "tree", content);
     return id;
   };
   return rewrite(tree.root);
