@@ -206,12 +206,14 @@ describe("the mini agent's limits", () => {
   });
 
   it("ends at the wall-time limit with limit-exceeded, killing the running command", async () => {
-    server = await startFakeModelServer(() => ({ body: openAiBody(bash("sleep 30")) }));
+    // 5 s, not less: on a loaded machine the first model call and the sandbox's start must fit
+    // before the limit, or no command runs at all (this test flaked at 2 s).
+    server = await startFakeModelServer(() => ({ body: openAiBody(bash("sleep 300")) }));
     const { record, trajectory } = await runOne(
-      config("openai", server.url, { wallTimeLimitSec: 2 }),
+      config("openai", server.url, { wallTimeLimitSec: 5 }),
     );
     expect(record?.status).toBe("limit-exceeded");
-    expect(record?.error?.message).toMatch(/wall-time limit of 2 s/);
+    expect(record?.error?.message).toMatch(/wall-time limit of 5 s/);
     expect(trajectory.steps.find((step) => step.type === "command")).toMatchObject({
       timedOut: true,
       exitCode: null,
