@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import type { ResourceEnforcement } from "@distdebug/schema";
 import { findOwnCgroupDir, readCounter, readWords } from "./internal/cgroup-v2.js";
-import { killAll, uidMemory } from "./internal/uid-memory.js";
+import { MEMORY_SAMPLE_MS, watchUidMemory } from "./internal/memory-sampler.js";
+import { killAll } from "./internal/uid-memory.js";
 
 /**
  * How an attempt's memory is bounded: `cgroup-v2` (a total for all its processes, in a cgroup
@@ -33,8 +34,7 @@ export interface CreateMemoryBudgetOptions {
   uid?: number;
 }
 
-/** How often a `sampled-total` budget sums its uid's memory. */
-export const MEMORY_SAMPLE_MS = 250;
+export { MEMORY_SAMPLE_MS };
 
 /** An attempt's memory bound; see {@link createMemoryBudget}. */
 export interface MemoryBudget {
@@ -166,32 +166,14 @@ function rlimitOnly(reason: string): MemoryBudget {
   };
 }
 
-/**
- * The budget of a uid's processes, summed every {@link MEMORY_SAMPLE_MS} ms (see `uidMemory`):
- * over `bytes`, all of them are killed (processes forked meanwhile too, in a few rounds).
- */
+/** The budget of a uid's processes, sampled (see `watchUidMemory`). */
 function sampledBudget(uid: number, bytes: number, reason: string): MemoryBudget {
-  let kills = 0;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  const sample = () => {
-    let usage = uidMemory(uid);
-    for (let round = 0; usage.bytes > bytes && usage.pids.length > 0 && round < 10; round++) {
-      killAll(usage.pids);
-      kills += usage.pids.length;
-      usage = uidMemory(uid);
-    }
-    if (!stopped) timer = setTimeout(sample, MEMORY_SAMPLE_MS).unref();
-  };
-  timer = setTimeout(sample, MEMORY_SAMPLE_MS).unref();
+  const watch = watchUidMemory(uid, bytes);
   return {
     enforcement: "sampled-total",
     reason,
-    oomKills: async () => kills,
-    release: async () => {
-      stopped = true;
-      clearTimeout(timer);
-    },
+    oomKills: async () => watch.kills(),
+    release: async () => watch.stop(),
   };
 }
 

@@ -15,14 +15,15 @@ export interface UidMemory {
 const statusBuffer = Buffer.alloc(4096);
 
 /**
- * The processes whose real, effective, saved or file-system uid is `uid` (read from
- * `/proc/<pid>/status`, which a process cannot hide by turning itself non-dumpable) and the
- * memory they hold, from `/proc/<pid>/smaps_rollup`. Processes that end while being read are
- * skipped. Synchronous on purpose: about 2 ms for 80 processes, where the promise-based reads
- * took 19 ms (`bench/sandbox/memory-sample.ts`).
+ * For each uid of `uids`: the processes whose real, effective, saved or file-system uid it is
+ * (read from `/proc/<pid>/status`, which a process cannot hide by turning itself
+ * non-dumpable) and the memory they hold, from `/proc/<pid>/smaps_rollup`, in one pass over
+ * `/proc`. Processes that end while being read are skipped. Synchronous on purpose: about 2 ms
+ * for 80 processes, where the promise-based reads took 19 ms (`bench/sandbox/memory-sample.ts`).
  */
-export function uidMemory(uid: number): UidMemory {
-  const result: UidMemory = { pids: [], bytes: 0 };
+export function uidsMemory(uids: ReadonlySet<number>): Map<number, UidMemory> {
+  const result = new Map<number, UidMemory>();
+  for (const uid of uids) result.set(uid, { pids: [], bytes: 0 });
   let names: string[] = [];
   try {
     names = readdirSync("/proc");
@@ -30,10 +31,13 @@ export function uidMemory(uid: number): UidMemory {
     return result;
   }
   for (const name of names) {
-    if (!/^\d+$/.test(name) || !hasUid(name, uid)) continue;
-    result.pids.push(Number(name));
+    if (!/^\d+$/.test(name)) continue;
+    const owner = ownerAmong(name, uids);
+    const usage = owner === undefined ? undefined : result.get(owner);
+    if (usage === undefined) continue;
+    usage.pids.push(Number(name));
     try {
-      result.bytes += residentBytes(readFileSync(`/proc/${name}/smaps_rollup`, "latin1"));
+      usage.bytes += residentBytes(readFileSync(`/proc/${name}/smaps_rollup`, "latin1"));
     } catch {
       // Ended meanwhile.
     }
@@ -41,7 +45,13 @@ export function uidMemory(uid: number): UidMemory {
   return result;
 }
 
-function hasUid(pid: string, uid: number): boolean {
+/** {@link uidsMemory} of one uid. */
+export function uidMemory(uid: number): UidMemory {
+  return uidsMemory(new Set([uid])).get(uid) ?? { pids: [], bytes: 0 };
+}
+
+/** The first uid of `uids` among the process's real, effective, saved and file-system uids. */
+function ownerAmong(pid: string, uids: ReadonlySet<number>): number | undefined {
   let length = 0;
   try {
     const fd = openSync(`/proc/${pid}/status`, "r");
@@ -51,10 +61,13 @@ function hasUid(pid: string, uid: number): boolean {
       closeSync(fd);
     }
   } catch {
-    return false;
+    return undefined;
   }
-  const uids = /^Uid:\s+(.*)$/m.exec(statusBuffer.toString("latin1", 0, length))?.[1];
-  return uids?.split(/\s+/).map(Number).includes(uid) ?? false;
+  const line = /^Uid:\s+(.*)$/m.exec(statusBuffer.toString("latin1", 0, length))?.[1];
+  return line
+    ?.split(/\s+/)
+    .map(Number)
+    .find((uid) => uids.has(uid));
 }
 
 /** The bytes of one `smaps_rollup` that count (see {@link UidMemory.bytes}). */
