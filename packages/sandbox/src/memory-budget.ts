@@ -59,7 +59,9 @@ export type MemoryCgroupSupport = { parent: string } | { reason: string };
  * `memory.oom.group` (a budget overrun ends all the attempt's processes, never one at random).
  * Commands of a sandbox created with it join the cgroup before bubblewrap starts, so every
  * process of the attempt counts, page cache and tmpfs pages included. When no controller is
- * usable (cgroup v1 hosts, no delegation) the budget says why and only the per-process
+ * usable (cgroup v1 hosts, no delegation) the budget's `reason` says why; then, as root with
+ * the attempt's own `uid`, the budget is `sampled-total` (that uid's memory summed every
+ * {@link MEMORY_SAMPLE_MS} ms, its processes killed past `bytes`), else only the per-process
  * RLIMIT_AS of the policy applies. If the cgroup holding this process has other processes,
  * this process moves into a leaf `distdebug-host` first (cgroup v2 allows controllers only on
  * cgroups without processes of their own).
