@@ -1,4 +1,4 @@
-import { killAll, uidMemory, uidsMemory } from "./uid-memory.js";
+import { killAll, type UidMemory, uidMemory, uidsMemory } from "./uid-memory.js";
 
 /** How often the sampled memory budgets sum their uids' memory. */
 export const MEMORY_SAMPLE_MS = 250;
@@ -44,7 +44,7 @@ function sample(): void {
   timer = watches.size > 0 ? setTimeout(sample, MEMORY_SAMPLE_MS).unref() : undefined;
 }
 
-function enforce(watch: Watch, first: ReturnType<typeof uidMemory> | undefined): void {
+function enforce(watch: Watch, first: UidMemory | undefined): void {
   let usage = first;
   for (
     let round = 0;
