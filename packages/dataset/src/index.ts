@@ -1,5 +1,13 @@
 export { writeAgentTaskFolder } from "./agent-task-folder.js";
 export {
+  type ArtifactCheck,
+  type ArtifactText,
+  type CheckArtifactsOptions,
+  checkArtifacts,
+  MESSAGE_SHARE,
+  type SourceTree,
+} from "./artifact-check.js";
+export {
   type BuildRepositoryOptions,
   type BuiltRepository,
   buildIncidentRepository,

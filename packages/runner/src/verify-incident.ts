@@ -1,8 +1,14 @@
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { type DatasetIncident, loadGold } from "@distdebug/dataset";
+import { checkArtifacts, type DatasetIncident, loadGold } from "@distdebug/dataset";
 import { suggestGoldBlocks } from "@distdebug/evaluator";
-import { DistDebugError, errorMessage, type Gold, type GoldBlock } from "@distdebug/schema";
+import {
+  DistDebugError,
+  errorMessage,
+  type Gold,
+  type GoldBlock,
+  listFilesBelow,
+} from "@distdebug/schema";
 import {
   checkLeakage,
   openRepository,
@@ -184,9 +190,40 @@ async function checkWorkspace(
       problems.push(
         `leakage: ${finding.kind} in ${finding.file}${finding.line ? `:${finding.line}` : ""} (${finding.detail})`,
       );
+    await checkIncidentArtifacts(entry, dir, report);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * The artifacts' stack frames and log lines fit the buggy revision (read from the prepared
+ * workspace, whose files are the revision's): see `checkArtifacts`.
+ */
+async function checkIncidentArtifacts(
+  entry: DatasetIncident,
+  dir: string,
+  report: { problems: string[]; notes: string[] },
+): Promise<void> {
+  if (entry.incident.artifacts.length === 0) return;
+  const artifacts = await Promise.all(
+    entry.incident.artifacts.map(async (artifact) => ({
+      path: artifact.path,
+      kind: artifact.kind,
+      text: await readFile(join(entry.dir, artifact.path), "utf8"),
+    })),
+  );
+  const paths = await listFilesBelow(dir, { skip: (path) => path === ".git" });
+  const result = await checkArtifacts({
+    artifacts,
+    tree: { paths, read: (path) => readFile(join(dir, path), "utf8").catch(() => undefined) },
+  });
+  report.problems.push(...result.problems.slice(0, 10));
+  if (result.problems.length > 10)
+    report.problems.push(`${result.problems.length - 10} more artifact problems`);
+  report.notes.push(
+    `artifacts: ${result.framesChecked} frame(s) and ${result.logLinesChecked} log line(s) checked against the buggy revision, ${result.framesExternal} frame(s) outside the project`,
+  );
 }
 
 function missingBlobsNote(paths: readonly string[]): string {

@@ -18,6 +18,7 @@ const BUGGY = [
   "}",
   "",
   "func (r *raft) tick() {",
+  '\tlog.Printf("tick %d: election timeout elapsed", r.elapsed)',
   "\tr.elapsed++",
   "}",
   "",
@@ -42,9 +43,16 @@ beforeAll(async () => {
 });
 
 type Block = { path: string; startLine: number; endLine: number; note?: string };
+type ArtifactFile = { path: string; kind: "log" | "stack-trace" | "other"; text: string };
 
 async function catalog(
-  options: { buggy?: string; blocks?: Block[]; needles?: string[]; commits?: string[] } = {},
+  options: {
+    buggy?: string;
+    blocks?: Block[];
+    needles?: string[];
+    commits?: string[];
+    artifacts?: ArtifactFile[];
+  } = {},
 ) {
   const [buggy, fix] = (options.commits ?? repo.commits) as [string, string];
   const incident = {
@@ -57,7 +65,7 @@ async function catalog(
     category: "logic",
     clues: { reportNamesCausalMethod: false, usableStackTrace: false },
     report: "report.md",
-    artifacts: [],
+    artifacts: (options.artifacts ?? []).map(({ path, kind }) => ({ path, kind })),
     provenance: {
       issue: "RAFT-7",
       fixCommits: [fix],
@@ -85,6 +93,9 @@ async function catalog(
     "raft-7/incident.json": JSON.stringify(incident),
     "raft-7/report.md": "Followers sometimes apply entries before the leader commits them.\n",
     "raft-7/gold.json": JSON.stringify(gold),
+    ...Object.fromEntries(
+      (options.artifacts ?? []).map((artifact) => [`raft-7/${artifact.path}`, artifact.text]),
+    ),
   });
 }
 
@@ -113,6 +124,47 @@ describe("distdebug dataset verify", () => {
     expect(code).toBe(0);
   });
 
+  it("passes artifacts whose log lines and frames the buggy revision can produce", async () => {
+    const text = [
+      "2024/01/02 10:00:00 tick 3: election timeout elapsed",
+      "panic: runtime error",
+      "",
+      "goroutine 7 [running]:",
+      "example/raft.(*raft).step(0xc000010000, {0x1, 0x2})",
+      "\t/build/raft/raft.go:7 +0x1f",
+      "example/raft.(*raft).tick(...)",
+      "\t/build/raft/raft.go:12",
+      "runtime.goexit()",
+      "\t/usr/local/go/src/runtime/asm_amd64.s:1650 +0x1",
+    ].join("\n");
+    const dir = await catalog({ artifacts: [{ path: "logs/node.log", kind: "log", text }] });
+    const { code, result } = await verify(dir);
+    expect(result.problems).toEqual([]);
+    expect(result.notes.join("\n")).toMatch(/2 frame\(s\) and 1 log line\(s\) checked/);
+    expect(code).toBe(0);
+  });
+
+  it("fails on a log line no statement prints and on frames the revision does not have", async () => {
+    const text = [
+      "2024/01/02 10:00:00 tick 3: election timeout elapsed",
+      "2024/01/02 10:00:01 leader lease expired for term 4",
+      "example/raft.(*raft).step(0xc000010000)",
+      "\t/build/raft/raft.go:99 +0x1f",
+      "example/raft.(*raft).propose(0xc000010000)",
+      "\t/build/raft/raft.go:7 +0x1f",
+    ].join("\n");
+    const dir = await catalog({ artifacts: [{ path: "logs/node.log", kind: "log", text }] });
+    const { code, result } = await verify(dir);
+    expect(code).toBe(1);
+    const problems = result.problems.join("\n");
+    expect(problems).toMatch(
+      /logs\/node\.log:2: no string literal .* "leader lease expired for term 4"/,
+    );
+    expect(problems).toMatch(/logs\/node\.log:4: frame .*line 99 is past the file's \d+ lines/);
+    expect(problems).toMatch(/logs\/node\.log:6: frame .*no propose at or before line 7/);
+    expect(result.problems).toHaveLength(3);
+  });
+
   it("fails when the buggy commit is not the fix's parent", async () => {
     const { code, result } = await verify(await catalog({ buggy: repo.commits[2]! }));
     expect(code).toBe(1);
@@ -127,7 +179,7 @@ describe("distdebug dataset verify", () => {
     const { result } = await verify(await catalog({ blocks }));
     expect(result.problems).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/12-40 ends past the file's 12 lines/),
+        expect.stringMatching(/12-40 ends past the file's 13 lines/),
         expect.stringMatching(/3-3 is not touched by or adjacent to the fix and has no note/),
       ]),
     );
