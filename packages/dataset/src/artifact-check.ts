@@ -33,7 +33,7 @@ export interface CheckArtifactsOptions {
   readonly tree: SourceTree;
   /**
    * Letters of constant text a literal must print for a log line to count as explained
-   * (fewer for a short message: {@link MESSAGE_SHARE} of its letters). Default 12.
+   * (fewer for a short message: 60% of its letters). Default 12.
    */
   readonly minimumLetters?: number;
 }
@@ -51,7 +51,7 @@ export interface ArtifactCheck {
 }
 
 /** The share of a short message's letters a literal must print to explain it. */
-export const MESSAGE_SHARE = 0.6;
+const MESSAGE_SHARE = 0.6;
 
 const DEFAULT_MINIMUM_LETTERS = 12;
 

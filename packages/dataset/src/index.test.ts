@@ -8,6 +8,7 @@ describe("the public surface", () => {
       "PAPER_SHAPE",
       "buildIncidentRepository",
       "bundledDatasets",
+      "checkArtifacts",
       "checkDataset",
       "datasetDigest",
       "datasetStats",

@@ -4,7 +4,6 @@ export {
   type ArtifactText,
   type CheckArtifactsOptions,
   checkArtifacts,
-  MESSAGE_SHARE,
   type SourceTree,
 } from "./artifact-check.js";
 export {
