@@ -6,6 +6,7 @@ describe("the public surface", () => {
   it("is exactly this list of names", () => {
     expect(Object.keys(api).sort()).toEqual([
       "PAPER_SHAPE",
+      "SHAPE_TOLERANCE",
       "buildIncidentRepository",
       "bundledDatasets",
       "checkArtifacts",

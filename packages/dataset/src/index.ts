@@ -17,7 +17,13 @@ export { loadGold } from "./gold.js";
 export { checkDataset, loadDataset } from "./load-dataset.js";
 export { type DatasetProblem, formatProblem, type InvalidDatasetData } from "./problems.js";
 export { globToRegExp, type IncidentSelection, selectIncidents } from "./select.js";
-export { type DatasetStats, datasetStats, PAPER_SHAPE } from "./stats.js";
+export {
+  type DatasetStats,
+  datasetStats,
+  type LanguageShape,
+  PAPER_SHAPE,
+  SHAPE_TOLERANCE,
+} from "./stats.js";
 export { type IncidentTask, incidentTask, type TaskArtifact, writeTaskFiles } from "./task.js";
 export type {
   Dataset,

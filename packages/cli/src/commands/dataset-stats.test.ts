@@ -9,7 +9,11 @@ describe("distdebug dataset stats", () => {
     const text = io.out();
     expect(text).toMatch(/^incidents +11 \(11 labeled\)$/m);
     expect(text).toMatch(/^languages +.*java 2.*$/m);
-    expect(text).toMatch(/^more than one block +\d+% \(paper 46%\)$/m);
+    expect(text).toMatch(
+      /^more than one block +\d+% \(paper 46%; (within 10 points|\d+ points off)\)$/m,
+    );
+    expect(text).toMatch(/^language +incidents +no method +no trace +multi-block +median lines$/m);
+    expect(text).toMatch(/^java +2 +\d+% +\d+% +\d+% +[\d.]+$/m);
     expect(text).toMatch(/^median block length +\d+(\.5)? lines over \d+ blocks \(paper 5\)$/m);
   });
 
@@ -25,6 +29,11 @@ describe("distdebug dataset stats", () => {
     const multi = perIncident.filter(([size]) => Number(size) > 1).reduce((s, [, c]) => s + c, 0);
     expect(stats.multiBlock).toBeCloseTo(multi / stats.labeled, 10);
     expect(Object.values(stats.languages as Record<string, number>)).toHaveLength(7);
+    const byLanguage = stats.byLanguage as Record<string, { incidents: number }>;
+    for (const [language, count] of Object.entries(stats.languages as Record<string, number>))
+      expect(byLanguage[language]?.incidents).toBe(count);
+    const paperOff = Math.abs(stats.multiBlock - stats.paper.multiBlock) > 0.1;
+    expect(stats.withinPaperShape.multiBlock).toBe(!paperOff);
   });
 
   it("is a usage error without exactly one folder", async () => {

@@ -21,9 +21,38 @@ function blocksPerIncident(record: Record<string, number>): string {
     .join(", ");
 }
 
+function gap(value: number, paper: number, within: boolean): string {
+  const points = Math.round(Math.abs(value - paper) * 100);
+  return `(paper ${percent(paper)}; ${within ? "within 10 points" : `${points} points off`})`;
+}
+
+/** One line per language: incidents, the clue and multi-block shares, the median block. */
+function renderLanguages(stats: DatasetStats): string {
+  const rows = Object.entries(stats.byLanguage).map(([language, shape]) => [
+    language,
+    String(shape.incidents),
+    percent(shape.reportWithoutCausalMethod),
+    percent(shape.withoutUsableStackTrace),
+    percent(shape.multiBlock),
+    String(shape.medianBlockLines),
+  ]);
+  const header = ["language", "incidents", "no method", "no trace", "multi-block", "median lines"];
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) =>
+        column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!),
+      )
+      .join("  ")
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join("\n");
+}
+
 /** The stats table: one fact a line, the paper's figure beside it where it has one. */
 export function renderStats(stats: DatasetStats): string {
-  const { paper } = stats;
+  const { paper, withinPaperShape: within } = stats;
   const rows: [string, string][] = [
     ["incidents", `${stats.incidents} (${stats.labeled} labeled)`],
     ["systems", counts(stats.systems)],
@@ -31,13 +60,16 @@ export function renderStats(stats: DatasetStats): string {
     ["categories", counts(stats.categories)],
     [
       "no causal method in report",
-      `${percent(stats.reportWithoutCausalMethod)} (paper ${percent(paper.reportWithoutCausalMethod)})`,
+      `${percent(stats.reportWithoutCausalMethod)} ${gap(stats.reportWithoutCausalMethod, paper.reportWithoutCausalMethod, within.reportWithoutCausalMethod)}`,
     ],
     [
       "no usable stack trace",
-      `${percent(stats.withoutUsableStackTrace)} (paper ${percent(paper.withoutUsableStackTrace)})`,
+      `${percent(stats.withoutUsableStackTrace)} ${gap(stats.withoutUsableStackTrace, paper.withoutUsableStackTrace, within.withoutUsableStackTrace)}`,
     ],
-    ["more than one block", `${percent(stats.multiBlock)} (paper ${percent(paper.multiBlock)})`],
+    [
+      "more than one block",
+      `${percent(stats.multiBlock)} ${gap(stats.multiBlock, paper.multiBlock, within.multiBlock)}`,
+    ],
     [
       "blocks per incident",
       `${stats.meanBlocksPerIncident.toFixed(2)} mean; incidents by block count: ${blocksPerIncident(stats.blocksPerIncident)}`,
@@ -48,7 +80,8 @@ export function renderStats(stats: DatasetStats): string {
     ],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
-  return `${rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join("\n")}\n`;
+  const table = rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join("\n");
+  return `${table}\n\n${renderLanguages(stats)}\n`;
 }
 
 export default defineCommand({
