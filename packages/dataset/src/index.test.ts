@@ -13,6 +13,7 @@ describe("the public surface", () => {
       "datasetStats",
       "formatProblem",
       "globToRegExp",
+      "incidentDigest",
       "incidentTask",
       "loadDataset",
       "loadGold",
