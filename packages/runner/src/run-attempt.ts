@@ -433,6 +433,7 @@ function attemptRecord(
     timings: run.timings,
     usage: state.usage,
     inputHash: run.options.inputHash,
+    incidentDigest: run.options.incident.digest,
     outputs: state.outputs,
     ...(metrics ? { metrics } : {}),
     sandbox: {

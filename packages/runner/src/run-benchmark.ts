@@ -4,6 +4,7 @@ import { type Agent, agentFor, apiKeyEnvName } from "@distdebug/agents";
 import type { Dataset, DatasetIncident } from "@distdebug/dataset";
 import {
   attemptDir,
+  attemptInputHash,
   readFinishedAttempt,
   readRunInfo,
   redactSecrets,
@@ -23,8 +24,9 @@ import { defaultCacheDir } from "@distdebug/workspace";
 import type { RunEvent, RunEventListener } from "./events.js";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
 import { runAttempt } from "./run-attempt.js";
-import { attemptInputHash, buildRunInfo, configHash } from "./run-info.js";
+import { buildRunInfo, configHash } from "./run-info.js";
 import { incidentsOfShard, type Shard } from "./shard.js";
+import { HARNESS_VERSION } from "./version.js";
 import { removeDeadWorkDirs } from "./work-dirs.js";
 
 /** Options of {@link runBenchmark}. */
@@ -82,11 +84,16 @@ function shardLabel(shard: Shard | undefined): string {
 }
 
 /**
- * Writes run.json, refusing a results folder that belongs to another configuration or
- * dataset (its finished attempts would silently stop counting) unless `redo` is asked. A run
- * of fewer attempts or a subset of incidents keeps the folder's attempt count.
+ * Writes run.json, refusing a results folder that belongs to another configuration (its
+ * finished attempts would silently stop counting) unless `redo` is asked. Another version of
+ * the dataset is fine: each attempt's identity holds its own incident's digest, so only the
+ * attempts of added or edited incidents run. A run of fewer attempts or a subset of
+ * incidents keeps the folder's attempt count. Returns the dataset digest the folder's
+ * run.json recorded before (to recognize attempts written before per-incident identities).
  */
-async function claimResultsDir(options: RunBenchmarkOptions): Promise<void> {
+async function claimResultsDir(
+  options: RunBenchmarkOptions,
+): Promise<{ previousDatasetDigest?: string }> {
   const info = buildRunInfo({
     config: options.config,
     dataset: options.dataset,
@@ -117,12 +124,8 @@ async function claimResultsDir(options: RunBenchmarkOptions): Promise<void> {
         data: { outDir: options.outDir, existing: previous.shard, requested: info.shard },
       });
     }
-    const changed = [
-      ...(previous.configHash === info.configHash ? [] : [`the configuration "${info.name}"`]),
-      ...(previous.dataset.digest === info.dataset.digest
-        ? []
-        : [`the dataset (${previous.dataset.name} ${previous.dataset.version})`]),
-    ];
+    const changed =
+      previous.configHash === info.configHash ? [] : [`the configuration "${info.name}"`];
     if (changed.length > 0 && !options.redo) {
       throw new DistDebugError({
         code: "RESULTS_CONFLICT",
@@ -142,6 +145,7 @@ async function claimResultsDir(options: RunBenchmarkOptions): Promise<void> {
     }
   }
   await writeRunInfo(options.outDir, info);
+  return previous ? { previousDatasetDigest: previous.dataset.digest } : {};
 }
 
 /**
@@ -188,7 +192,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
     what: `the results folder ${options.outDir}`,
   });
   try {
-    await claimResultsDir({ ...options, config });
+    const { previousDatasetDigest } = await claimResultsDir({ ...options, config });
     // What a killed run left behind (safe: this run holds the results folder's lock).
     await removeAttemptLeftovers(
       options.outDir,
@@ -196,21 +200,29 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
     );
     await removeDeadWorkDirs(tempDir);
     const hashOfConfig = configHash(config);
+    // Attempts written before per-incident identities hashed the whole dataset: they still
+    // match while the dataset is the one they were made with (then their incident is too).
+    const legacyDigest =
+      previousDatasetDigest === options.dataset.digest ? previousDatasetDigest : undefined;
     const records = new Map<string, Attempt>();
     const jobs: { incident: DatasetIncident; attempt: number; inputHash: string }[] = [];
     for (const incident of incidents) {
       for (let attempt = 1; attempt <= attemptsPerIncident; attempt++) {
-        const inputHash = attemptInputHash({
+        const identity = {
+          harnessVersion: HARNESS_VERSION,
           configHash: hashOfConfig,
-          datasetDigest: options.dataset.digest,
           incidentId: incident.id,
+          incidentDigest: incident.digest,
           attempt,
-        });
+        };
+        const inputHash = attemptInputHash(identity);
         const finished = options.redo
           ? undefined
-          : await readFinishedAttempt(attemptDir(options.outDir, incident.id, attempt), inputHash, {
-              keepInfraErrors: !options.rerunInfraErrors,
-            });
+          : await readFinishedAttempt(
+              attemptDir(options.outDir, incident.id, attempt),
+              { ...identity, ...(legacyDigest ? { datasetDigest: legacyDigest } : {}) },
+              { keepInfraErrors: !options.rerunInfraErrors },
+            );
         if (finished) {
           records.set(`${incident.id}/${attempt}`, finished);
           emit({ type: "attempt-skip", incidentId: incident.id, attempt, status: finished.status });

@@ -29,28 +29,6 @@ export function configHash(config: RunConfig): string {
   return sha256Hex(canonicalJson(configIdentity(config)));
 }
 
-/**
- * The input hash of one attempt: the harness version, the config identity, the dataset
- * digest, the incident and the attempt number. Resume reuses an attempt only when its
- * `attempt.json` carries this exact hash.
- */
-export function attemptInputHash(options: {
-  configHash: string;
-  datasetDigest: string;
-  incidentId: string;
-  attempt: number;
-}): string {
-  return sha256Hex(
-    canonicalJson({
-      harness: HARNESS_VERSION,
-      config: options.configHash,
-      dataset: options.datasetDigest,
-      incident: options.incidentId,
-      attempt: options.attempt,
-    }),
-  );
-}
-
 /** Builds `run.json` for a run. The config is stored as written: `${VAR}` references stay unresolved. */
 export function buildRunInfo(options: {
   config: RunConfig;

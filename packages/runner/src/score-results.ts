@@ -1,7 +1,13 @@
 import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { type Dataset, loadDataset, loadGold } from "@distdebug/dataset";
-import { ATTEMPT_FILES, attemptDir, readRunInfo, writeSummary } from "@distdebug/results";
+import {
+  ATTEMPT_FILES,
+  attemptDir,
+  matchAttempt,
+  readRunInfo,
+  writeSummary,
+} from "@distdebug/results";
 import {
   type Attempt,
   type DiagnosisScores,
@@ -16,7 +22,7 @@ import {
 import { type AttemptRecord, type IncidentRecord, summarize } from "@distdebug/stats";
 import { defaultCacheDir } from "@distdebug/workspace";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
-import { attemptInputHash } from "./run-info.js";
+import { HARNESS_VERSION } from "./version.js";
 
 /** Options of {@link scoreResults}. */
 export interface ScoreResultsOptions {
@@ -114,13 +120,15 @@ export async function scoreResults(options: ScoreResultsOptions): Promise<ScoreR
         } catch {
           continue;
         }
-        const expected = attemptInputHash({
+        const match = matchAttempt(record, {
+          harnessVersion: HARNESS_VERSION,
           configHash: run.configHash,
-          datasetDigest: dataset.digest,
           incidentId: incident.id,
+          incidentDigest: incident.digest,
           attempt,
+          ...(run.dataset.digest === dataset.digest ? { datasetDigest: dataset.digest } : {}),
         });
-        if (record.inputHash !== expected) {
+        if (match === "stale") {
           stale.push({ incidentId: incident.id, attempt });
           continue;
         }

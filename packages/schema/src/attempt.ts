@@ -59,8 +59,17 @@ export const Attempt = z.object({
   /** Milliseconds spent per phase: workspace, leakage, agent, scoring. */
   timings: z.record(z.string(), z.number().min(0)).default({}),
   usage: Usage,
-  /** Hash of everything the attempt depends on: config, incident, index, dataset, harness. */
+  /**
+   * Hash of everything the attempt depends on: the harness version, the config identity, the
+   * incident id and digest, the attempt number (`attemptInputHash` in @distdebug/results).
+   */
   inputHash: Sha256,
+  /**
+   * sha256 of what the agent of this incident saw: the incident folder's files but gold.json.
+   * Absent in attempts written before per-incident identities (their `inputHash` covered the
+   * whole dataset's digest).
+   */
+  incidentDigest: Sha256.optional(),
   /** sha256 of each output file of the attempt folder. */
   outputs: z.record(z.string(), Sha256).default({}),
   /** Headline metrics copied from diagnosis_scores.json, for quick reading. */

@@ -4,12 +4,12 @@ import {
   attemptDir,
   attemptPath,
   listAttemptFolders,
+  matchAttempt,
   RESULTS_FILES,
   readRunInfo,
   readSummary,
   summaryPath,
 } from "@distdebug/results";
-import { attemptInputHash } from "@distdebug/runner";
 import {
   type Attempt,
   addUsage,
@@ -87,17 +87,23 @@ function oneLine(error: unknown): string {
   return errorMessage(error).trim().replace(/\n\s*/g, "; ");
 }
 
-/** The attempt's record was made for this run (its config and dataset), or a problem line. */
+/**
+ * The attempt's record was made for this run (its harness and config, and the incident
+ * digest it records; an attempt written before per-incident identities: the run's dataset),
+ * or a problem line.
+ */
 function staleProblem(run: RunInfo, record: Attempt, shown: string): string | undefined {
-  const expected = attemptInputHash({
+  const match = matchAttempt(record, {
+    harnessVersion: run.harness.version,
     configHash: run.configHash,
-    datasetDigest: run.dataset.digest,
     incidentId: record.incidentId,
+    incidentDigest: record.incidentDigest ?? "",
     attempt: record.attempt,
+    datasetDigest: run.dataset.digest,
   });
-  return record.inputHash === expected
+  return match !== "stale"
     ? undefined
-    : `${shown}: made with another config or dataset than run.json (input hash differs)`;
+    : `${shown}: made with another config, harness or dataset than run.json (input hash differs)`;
 }
 
 /**
