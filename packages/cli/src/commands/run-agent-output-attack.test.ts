@@ -103,3 +103,15 @@ describe("an agent cannot choose infra-error through what it leaves in /output",
     );
   });
 });
+
+describe("an agent's stderr cannot draw on the operator's terminal", () => {
+  it("run's progress shows its escape sequences inert: no erased line, no fake green result", {
+    timeout: 240_000,
+  }, async () => {
+    const { record, stderr } = await attack("escapes");
+    expect(record.status).toBe("agent-error");
+    expect(record.error?.message).toContain("\u001b[2K");
+    expect(stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(stderr).toContain("(the program exited with 1: working\\u000d\\u001b[2K\\u001b[1A");
+  });
+});
