@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseAttempt } from "@distdebug/schema";
 import { testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
-import { cliNodeArgs, repoRoot } from "../testing/spawn-cli.js";
+import { runShellAgent } from "../testing/run-shell-agent.js";
 
 /**
  * Attacker agents that try to choose their status or draw on the operator's terminal through
@@ -25,59 +24,23 @@ esac
 `;
 
 let work: string;
-let cache: string;
 
 beforeAll(async () => {
   work = await testdir({ "agent/agent.sh": AGENT });
-  cache = join(work, "cache");
 });
 
 /** `distdebug run` of one leasekv-77 attempt with the attacker agent in `mode`. */
 async function attack(mode: string) {
-  const out = join(work, `results-${mode}`);
-  const config = {
+  const run = await runShellAgent({
+    work,
     name: `attack-${mode}`,
-    agent: {
-      type: "command",
-      command: ["/bin/sh", "/opt/agent/agent.sh", mode],
-      wallTimeLimitSec: 120,
-    },
-    environment: {
-      sandbox: { readOnlyBinds: [{ source: join(work, "agent"), target: "/opt/agent" }] },
-    },
-  };
-  await writeFile(join(work, `${mode}.json`), JSON.stringify(config));
-  const args = [
-    ...cliNodeArgs(),
-    "run",
-    "--config",
-    join(work, `${mode}.json`),
-    "--dataset",
-    join(repoRoot, "examples/dataset"),
-    "--bug",
-    "leasekv-77",
-    "--runs",
-    "1",
-    "--out",
-    out,
-    "--cache-dir",
-    cache,
-  ];
-  const child = spawn(process.execPath, args, {
-    cwd: work,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, CI: "true" },
+    args: [mode],
+    out: join(work, `results-${mode}`),
   });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString("utf8");
-  });
-  child.stdout.resume();
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
   const record = parseAttempt(
-    await readFile(join(out, "leasekv-77/attempt-1/attempt.json"), "utf8"),
+    await readFile(join(run.out, "leasekv-77/attempt-1/attempt.json"), "utf8"),
   );
-  return { code, stderr, record };
+  return { ...run, record };
 }
 
 describe("an agent cannot choose infra-error through what it leaves in /output", () => {
