@@ -203,4 +203,20 @@ describe("archive names cannot draw on the operator's terminal", () => {
       String.raw`"zklite-142/attempt-1/x\r\u001b[2K\u001b[1A\u001b[2K\u001b[32mok        fake\u001b[0m": a path with a control character`,
     );
   });
+
+  it("verify shows a manifest name with escape sequences inert (it verifies, and cannot recolor)", async () => {
+    const manifestEntry = honest.find((entry) => entry.path === "manifest.json")!;
+    const manifest = JSON.parse(Buffer.from(manifestEntry.data).toString("utf8"));
+    manifest.name = "baseline\r\u001b[2K\u001b[1A\u001b[2K\u001b[32mok";
+    const stream = rawTar([
+      { path: "manifest.json", data: Buffer.from(serialize(manifest)) },
+      ...entriesOf(honest.filter((entry) => entry !== manifestEntry)),
+    ]);
+    const result = await verify(stream);
+    expect(result.code).toBe(0);
+    expect(result.out).not.toMatch(RAW_CONTROL);
+    expect(result.out).toContain(
+      String.raw`ok        baseline\u000d\u001b[2K\u001b[1A\u001b[2K\u001b[32mok: 1 incidents`,
+    );
+  });
 });
