@@ -11,6 +11,7 @@ import {
 import {
   type Attempt,
   type DiagnosisScores,
+  MAX_DIAGNOSIS_BYTES,
   parseAttempt,
   parseDiagnosis,
   type RunInfo,
@@ -145,7 +146,10 @@ export async function scoreResults(options: ScoreResultsOptions): Promise<ScoreR
           }
           let diagnosis: ReturnType<typeof parseDiagnosis> | undefined;
           try {
-            diagnosis = parseDiagnosis(await readFileChecked(join(dir, ATTEMPT_FILES.diagnosis)));
+            // The runner's cap: a diagnosis over 1 MiB was never the attempt's.
+            const path = join(dir, ATTEMPT_FILES.diagnosis);
+            const bytes = await readFileChecked(path, { maxBytes: MAX_DIAGNOSIS_BYTES });
+            diagnosis = parseDiagnosis(bytes);
           } catch {
             diagnosis = undefined;
           }

@@ -51,6 +51,7 @@ export { Gold, GoldBlock } from "./gold.js";
 export { canonicalJson, sha256Hex } from "./hash.js";
 export { Artifact, Incident, IncidentCategory } from "./incident.js";
 export { describeZodIssues, type FileIssue } from "./internal/issues.js";
+export { checkJsonText, DEFAULT_JSON_LIMITS, type JsonLimits } from "./json-limits.js";
 export { jsonSchemaFiles, jsonSchemaOf } from "./json-schema.js";
 export {
   type AcquireFileLockOptions,

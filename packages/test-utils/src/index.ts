@@ -17,7 +17,7 @@ export {
   type GitdirOptions,
   gitdir,
 } from "./gitdir.js";
-export { type RawTarEntry, rawTarGz } from "./raw-tar.js";
+export { paxRecords, type RawTarEntry, rawTar, rawTarGz } from "./raw-tar.js";
 export { catalogDatasetDir, exampleDatasetDir, repoPath, repoRoot } from "./repo-paths.js";
 export {
   type FixtureEntry,
