@@ -10,7 +10,9 @@ import {
 } from "@distdebug/schema";
 import { isRetryableStatus, retryAfterMs, withRetries } from "../model/retry.js";
 import type { Admission, MeteredCall, UsageMeter } from "../model/usage-meter.js";
+import { enforceParameters } from "./config-parameters.js";
 import { createPrivateSocketDir, restrictSocket, type SocketOwner } from "./private-socket.js";
+import { hideCacheUsage } from "./reply-usage.js";
 import {
   capOutput,
   defaultOutputCap,
@@ -163,7 +165,35 @@ function upstreamHeaders(context: GatewayContext, req: IncomingMessage): Record<
   return headers;
 }
 
-/** Posts the body upstream with the model's timeout and retries (429, 5xx). */
+/**
+ * Error codes of a connection that failed before the request was sent (refused, no such
+ * host, no route, a certificate refused): the provider never saw the call.
+ */
+const NOT_SENT_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "CERT_HAS_EXPIRED",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+]);
+
+/** Did the upstream request fail before it was sent (so the provider bills nothing)? */
+function neverSent(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  return typeof cause?.code === "string" && NOT_SENT_CODES.has(cause.code);
+}
+
+/**
+ * Posts the body upstream with the model's timeout, and retries a 429 or 5xx answer or a
+ * connection that failed before sending. A call that timed out, lost its connection or was
+ * cancelled by the gateway's close is not retried (see {@link answerFailure}).
+ */
 function postUpstream(
   context: GatewayContext,
   path: string,
@@ -192,7 +222,9 @@ function postUpstream(
         const after = retryAfterMs(error.headers);
         return { retryable: true, ...(after === undefined ? {} : { retryAfterMs: after }) };
       }
-      return { retryable: true };
+      // A request that may have reached the provider is never sent again: it may be
+      // generating (and billed) still, and each retry would be another generation.
+      return { retryable: neverSent(error) };
     },
     {
       maxRetries: model.maxRetries,
@@ -202,64 +234,104 @@ function postUpstream(
   );
 }
 
-/** Meters one upstream reply (its usage, or the error it was). */
-function meterReply(context: GatewayContext, status: number, text: string, started: number): void {
+/**
+ * Meters one upstream reply: its usage; an error status as no tokens (the provider bills
+ * none); a successful reply without usage at the call's worst case (it was generated, its
+ * cost is unknown).
+ */
+function meterReply(
+  context: GatewayContext,
+  reply: { status: number; text: string },
+  worstCase: CallTokens,
+  started: number,
+): void {
   const { model, meter } = context.options;
-  let tokens: CallTokens | undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(reply.text);
   } catch {}
-  if (status >= 200 && status < 300) tokens = usageFromWire(model.provider, parsed);
-  const call = meter.record({
-    model:
-      typeof (parsed as { model?: unknown })?.model === "string"
-        ? String((parsed as { model: string }).model)
-        : model.name,
-    inputTokens: tokens?.inputTokens ?? 0,
-    outputTokens: tokens?.outputTokens ?? 0,
-    cachedTokens: tokens?.cachedTokens ?? 0,
+  const ok = reply.status >= 200 && reply.status < 300;
+  const tokens = ok ? usageFromWire(model.provider, parsed) : undefined;
+  const name = (parsed as { model?: unknown })?.model;
+  const common = {
+    model: typeof name === "string" ? name : model.name,
     durationMs: Date.now() - started,
-    ...(status >= 300
-      ? { error: `HTTP ${status}` }
-      : tokens
-        ? {}
-        : { error: "the reply carried no usage" }),
-  });
+  };
+  const call = tokens
+    ? meter.record({ ...tokens, ...common })
+    : ok
+      ? meter.record({
+          ...worstCase,
+          ...common,
+          worstCase: true,
+          error: "the reply carried no usage: metered at the call's admitted worst case",
+        })
+      : meter.record({
+          inputTokens: 0,
+          outputTokens: 0,
+          cachedTokens: 0,
+          ...common,
+          error: `HTTP ${reply.status}`,
+        });
   context.options.onCall?.(call);
 }
 
-/** Meters a call that got no reply, and answers the agent with the upstream's or the gateway's error. */
+/** Why the gateway gave up on a call the provider may have received, or undefined when it never did. */
+function abandonedBecause(context: GatewayContext, error: unknown): string | undefined {
+  if (error instanceof UpstreamStatus || neverSent(error)) return undefined;
+  if (context.closing.signal.aborted) return "the attempt ended while the call was in flight";
+  if ((error as { name?: unknown } | undefined)?.name === "TimeoutError")
+    return `no reply within ${context.options.model.timeoutMs} ms`;
+  return `the connection to the upstream model API failed: ${errorMessage(error)}`;
+}
+
+/**
+ * Meters a call that got no reply, and answers the agent with the upstream's or the
+ * gateway's error. A call the provider may have received (timed out, connection lost, the
+ * attempt ended) is metered at its admitted worst case; one that never left (refused
+ * connection) or was answered with an error status at zero tokens.
+ */
 function answerFailure(
   context: GatewayContext,
   error: unknown,
   res: ServerResponse,
-  started: number,
+  call: { worstCase: CallTokens; started: number },
 ): void {
   const { model, meter } = context.options;
+  const abandoned = abandonedBecause(context, error);
+  const durationMs = Date.now() - call.started;
   const message =
     error instanceof UpstreamStatus
       ? `upstream HTTP ${error.status} after ${model.maxRetries + 1} tries`
-      : `the upstream model API could not be reached: ${errorMessage(error)}`;
-  const call = meter.recordFailure({
-    model: model.name,
-    durationMs: Date.now() - started,
-    error: message,
-  });
-  context.options.onCall?.(call);
+      : abandoned === undefined
+        ? `the upstream model API could not be reached: ${errorMessage(error)}`
+        : `${abandoned}; the call is not retried (it may still be generating) and is metered at its admitted worst case`;
+  const step =
+    abandoned === undefined
+      ? meter.recordFailure({ model: model.name, durationMs, error: message })
+      : meter.record({
+          ...call.worstCase,
+          model: model.name,
+          durationMs,
+          error: message,
+          worstCase: true,
+        });
+  context.options.onCall?.(step);
   if (error instanceof UpstreamStatus && !res.destroyed) {
     res.writeHead(error.status, {
       "content-type": error.headers.get("content-type") ?? "application/json",
     });
     res.end(error.text);
-  } else sendJson(res, 502, refusal("gateway_error", message));
+  } else sendJson(res, abandoned === undefined ? 502 : 504, refusal("gateway_error", message));
 }
 
-/** Forwards one admitted request upstream, meters it and answers the agent. */
+/**
+ * Forwards one admitted request upstream, meters it and answers the agent (with the cache
+ * counts folded into plain input, see `hideCacheUsage`).
+ */
 async function forward(
   context: GatewayContext,
-  path: string,
-  body: Record<string, unknown>,
+  request: { path: string; body: Record<string, unknown>; worstCase: CallTokens },
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -267,17 +339,17 @@ async function forward(
   try {
     const reply = await postUpstream(
       context,
-      path,
+      request.path,
       upstreamHeaders(context, req),
-      JSON.stringify(body),
+      JSON.stringify(request.body),
     );
-    meterReply(context, reply.status, reply.text, started);
+    meterReply(context, reply, request.worstCase, started);
     if (!res.destroyed) {
       res.writeHead(reply.status, { "content-type": reply.contentType ?? "application/json" });
-      res.end(reply.text);
+      res.end(hideCacheUsage(context.options.model.provider, reply.text));
     }
   } catch (error) {
-    answerFailure(context, error, res, started);
+    answerFailure(context, error, res, { worstCase: request.worstCase, started });
   }
 }
 
@@ -314,12 +386,16 @@ async function listenPrivately(
  * `/v1/responses`, or Anthropic `POST /v1/messages`), refuses with HTTP 400 any field outside
  * the route's allowlist, provider-side tools, `n > 1`, `stream`, `store` and `background`
  * (see `request-policy.ts`), content the provider would fetch by URL or look up in its
- * storage, caps the output when the request names no cap, sets `store: false` on Responses
- * API requests (stored by default there), admits a call
+ * storage, makes the config's `model.parameters` what the provider receives (see
+ * `enforceParameters`), caps the output when the request names no cap, sets `store: false`
+ * on Responses API requests (stored by default there), admits a call
  * only if the worst case of all calls in flight fits the meter's budget (else HTTP 402
  * `budget_exceeded`, and `limitHit` is set), sets `model` to the config's model, adds the real
  * key, forwards to `model.baseUrl` with the config's timeout and retries (429, 5xx) and meters
- * the usage of every reply into `meter`.
+ * the usage of every reply into `meter`, every token class at its price. A call it gives up
+ * on (timeout, lost connection, the gateway closing) is not retried and is metered at its
+ * admitted worst case. The reply the agent receives reports the provider's cache reads and
+ * writes as plain input (see `hideCacheUsage`): the cache is shared across attempts.
  *
  * @example
  * ```ts
@@ -399,12 +475,12 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
       );
       return;
     }
-    const admission = admitRequest(path, body, req.headers["anthropic-beta"], res);
-    if (admission === undefined) return;
+    const admitted = admitRequest(path, body, req.headers["anthropic-beta"], res);
+    if (admitted === undefined) return;
     try {
-      await forward(context, path, body, req, res);
+      await forward(context, { path, body, worstCase: admitted.worstCase }, req, res);
     } finally {
-      admission.release();
+      admitted.admission.release();
     }
   };
 
@@ -414,7 +490,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
     body: Record<string, unknown>,
     beta: unknown,
     res: ServerResponse,
-  ): Admission | undefined => {
+  ): { admission: Admission; worstCase: CallTokens } | undefined => {
     const policy =
       beta === undefined
         ? requestRefusal(path, body)
@@ -423,11 +499,13 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
       refuse(res, 400, "invalid_request_error", policy);
       return undefined;
     }
+    enforceParameters(path, body, model.parameters);
     const outputCap = capOutput(path, body, defaultOutputCap(model));
     disableStorage(path, body);
     body.model = model.name;
-    const admission = meter.admit(worstCaseTokens(body, outputCap));
-    if (typeof admission !== "string") return admission;
+    const worstCase = worstCaseTokens(body, outputCap);
+    const admission = meter.admit(worstCase);
+    if (typeof admission !== "string") return { admission, worstCase };
     limitHit ??= admission;
     refuse(
       res,

@@ -106,6 +106,7 @@ async function runMini(context: AgentContext, options: MiniAgentOptions): Promis
   const client = options.client?.(model) ?? defaultClient(model, options);
   const meter = new UsageMeter({
     prices: model.prices,
+    provider: model.provider,
     budget: { costLimitUsd: context.config.agent.costLimitUsd },
   });
   const run = new MiniRun(context, model, client, meter, await taskVariables(context));
