@@ -141,9 +141,9 @@ describe("metering attacks through distdebug run", () => {
       attackConfig("timeout", openAiModel(server.url, { timeoutMs: 500, maxRetries: 3 })),
     );
     const { attempt, trajectory } = await attemptFiles(results);
-    expect(notes(trajectory)).toEqual(["status 504"]);
     expect(server.requests).toHaveLength(1);
     expect(attempt.usage).toMatchObject({ calls: 1, outputTokens: 1_000 });
+    expect(notes(trajectory)).toEqual(["status 504"]);
     expect(attempt.usage.inputTokens).toBeGreaterThan(0);
     // At least the 1,000 output tokens the call may have generated.
     expect(attempt.usage.costUsd).toBeGreaterThanOrEqual((1_000 * 20) / 1e6);
