@@ -8,7 +8,7 @@ import {
   type ModelConfig,
   usageFromWire,
 } from "@distdebug/schema";
-import { isRetryableStatus, retryAfterMs, withRetries } from "../model/retry.js";
+import { isRetryableStatus, neverSent, retryAfterMs, withRetries } from "../model/retry.js";
 import type { Admission, MeteredCall, UsageMeter } from "../model/usage-meter.js";
 import { enforceParameters } from "./config-parameters.js";
 import { createPrivateSocketDir, restrictSocket, type SocketOwner } from "./private-socket.js";
@@ -163,30 +163,6 @@ function upstreamHeaders(context: GatewayContext, req: IncomingMessage): Record<
     headers["anthropic-version"] = String(req.headers["anthropic-version"] ?? "2023-06-01");
   } else headers.authorization = `Bearer ${apiKey}`;
   return headers;
-}
-
-/**
- * Error codes of a connection that failed before the request was sent (refused, no such
- * host, no route, a certificate refused): the provider never saw the call.
- */
-const NOT_SENT_CODES = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "ENETUNREACH",
-  "EHOSTUNREACH",
-  "UND_ERR_CONNECT_TIMEOUT",
-  "DEPTH_ZERO_SELF_SIGNED_CERT",
-  "SELF_SIGNED_CERT_IN_CHAIN",
-  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
-  "CERT_HAS_EXPIRED",
-  "ERR_TLS_CERT_ALTNAME_INVALID",
-]);
-
-/** Did the upstream request fail before it was sent (so the provider bills nothing)? */
-function neverSent(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
-  return typeof cause?.code === "string" && NOT_SENT_CODES.has(cause.code);
 }
 
 /**

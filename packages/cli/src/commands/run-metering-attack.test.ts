@@ -149,6 +149,31 @@ describe("metering attacks through distdebug run", () => {
     expect(attempt.usage.costUsd).toBeGreaterThanOrEqual((1_000 * 20) / 1e6);
   });
 
+  it("the mini agent's call that outlasts timeoutMs is sent once and metered at its worst case", {
+    timeout: 120_000,
+  }, async () => {
+    const late: FakeReply = {
+      body: openAiBody("late", { input: 1, output: 1, cached: 0 }),
+      delayMs: 600_000,
+    };
+    server = await startFakeModelServer([late]);
+    const { results } = await runAttack({
+      name: "metering-mini-timeout",
+      agent: { type: "mini", wallTimeLimitSec: 120 },
+      model: {
+        ...openAiModel(server.url, { timeoutMs: 500, maxRetries: 3 }),
+        apiKeyEnv: "TEST_MODEL_KEY",
+        parameters: { max_tokens: 1_000 },
+      },
+      run: { attempts: 1 },
+    });
+    const { attempt } = await attemptFiles(results);
+    expect(server.requests).toHaveLength(1);
+    expect(attempt.status).toBe("agent-error");
+    expect(attempt.usage).toMatchObject({ calls: 1, outputTokens: 1_000 });
+    expect(attempt.usage.costUsd).toBeGreaterThanOrEqual((1_000 * 20) / 1e6);
+  });
+
   it("the config's model parameters are what the provider receives on every route", {
     timeout: 120_000,
   }, async () => {
