@@ -110,13 +110,14 @@ describe("the gateway's metering of token classes", () => {
 
 describe("the gateway's calls it gives up on", () => {
   it("does not retry a call that outlasts timeoutMs and meters it at its admitted worst case", async () => {
-    // The upstream answers after 60 s, far beyond the 300 ms timeout: the gateway gives up.
+    // The upstream answers after 60 s, far beyond the 2 s timeout (long enough for the request
+    // to reach it on a loaded machine): the gateway gives up.
     const slow = { body: openAiBody("late", { input: 1, output: 1, cached: 0 }), delayMs: 60_000 };
-    const { meter, gateway, upstream } = await gatewayFor("openai", [slow], { timeoutMs: 300 });
+    const { meter, gateway, upstream } = await gatewayFor("openai", [slow], { timeoutMs: 2_000 });
     const sent = { messages, max_completion_tokens: 1_000 };
     const reply = await post(gateway.socketPath, "/v1/chat/completions", sent);
     expect(reply.status).toBe(504);
-    expect(JSON.stringify(reply.body)).toMatch(/no reply within 300 ms.*worst case/);
+    expect(JSON.stringify(reply.body)).toMatch(/no reply within 2000 ms.*worst case/);
     expect(upstream.requests).toHaveLength(1);
     const worst = worstCaseTokens({ ...sent, model: "real-model" }, 1_000);
     expect(meter.usage).toMatchObject({

@@ -145,24 +145,28 @@ describe.each([
   });
 
   it("does not retry a reply that outlasts the timeout, and fails naming it as abandoned", async () => {
-    // The server answers after 60 s, far beyond the 150 ms timeout.
+    // The server answers after 60 s, far beyond the 1 s timeout (long enough for the request
+    // to reach the server on a loaded machine).
     server = await startFakeModelServer([{ body: body("late"), delayMs: 60_000 }]);
     const client = createModelClient({
-      model: modelFor(provider, server.url, { timeoutMs: 150, maxRetries: 3 }),
+      model: modelFor(provider, server.url, { timeoutMs: 1_000, maxRetries: 3 }),
       apiKey: "k",
       retryInitialDelayMs: 1,
     });
     const error = await failure(client.complete([{ role: "user", content: "hi" }]));
     expect(error.code).toBe("MODEL_ERROR");
-    expect(error.message).toMatch(/no reply within 150 ms/);
+    expect(error.message).toMatch(/no reply within 1000 ms/);
     // The provider may be generating still: one generation, metered by the caller at its worst case.
     expect(server.requests).toHaveLength(1);
     expect(error.data).toMatchObject({ abandoned: true, tries: 1 });
   });
 
   it("retries a connection refused before sending: the provider never saw it", async () => {
+    // A port that was just free: nothing listens there.
+    const closed = await startFakeModelServer([]);
+    await closed.close();
     const client = createModelClient({
-      model: modelFor(provider, "http://127.0.0.1:1", { maxRetries: 2 }),
+      model: modelFor(provider, closed.url, { maxRetries: 2 }),
       apiKey: "k",
       retryInitialDelayMs: 1,
     });

@@ -131,14 +131,15 @@ describe("metering attacks through distdebug run", () => {
   it("a call that outlasts timeoutMs is sent once and metered at its admitted worst case", {
     timeout: 120_000,
   }, async () => {
-    // The provider answers after 10 minutes; the gateway gives up after 500 ms.
+    // The provider answers after 10 minutes; the gateway gives up after 2 s (long enough for
+    // the request to reach the provider on a loaded machine).
     const late: FakeReply = {
       body: openAiBody("late", { input: 1, output: 1, cached: 0 }),
       delayMs: 600_000,
     };
     server = await startFakeModelServer([late]);
     const { results } = await runAttack(
-      attackConfig("timeout", openAiModel(server.url, { timeoutMs: 500, maxRetries: 3 })),
+      attackConfig("timeout", openAiModel(server.url, { timeoutMs: 2_000, maxRetries: 3 })),
     );
     const { attempt, trajectory } = await attemptFiles(results);
     expect(server.requests).toHaveLength(1);
@@ -161,7 +162,7 @@ describe("metering attacks through distdebug run", () => {
       name: "metering-mini-timeout",
       agent: { type: "mini", wallTimeLimitSec: 120 },
       model: {
-        ...openAiModel(server.url, { timeoutMs: 500, maxRetries: 3 }),
+        ...openAiModel(server.url, { timeoutMs: 2_000, maxRetries: 3 }),
         apiKeyEnv: "TEST_MODEL_KEY",
         parameters: { max_tokens: 1_000 },
       },
