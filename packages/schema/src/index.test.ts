@@ -64,6 +64,7 @@ describe("the public surface", () => {
       "effectivePrices",
       "emptyUsage",
       "errorMessage",
+      "foldCacheUsage",
       "formatOf",
       "formatTag",
       "formats",

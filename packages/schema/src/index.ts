@@ -97,4 +97,9 @@ export {
   Trajectory,
   TrajectoryStep,
 } from "./trajectory.js";
-export { type CallTokens, usageFromWire, type WireProvider } from "./wire-usage.js";
+export {
+  type CallTokens,
+  foldCacheUsage,
+  usageFromWire,
+  type WireProvider,
+} from "./wire-usage.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { addUsage, emptyUsage } from "./common.js";
-import { type CallTokens, usageFromWire, type WireProvider } from "./wire-usage.js";
+import { type CallTokens, foldCacheUsage, usageFromWire, type WireProvider } from "./wire-usage.js";
 
 const tokens = (inputTokens: number, outputTokens: number, cachedTokens: number): CallTokens => ({
   inputTokens,
@@ -152,5 +152,32 @@ describe("addUsage", () => {
   it("treats usage of no calls as nothing", () => {
     expect(addUsage(emptyUsage(), emptyUsage())).toEqual(emptyUsage());
     expect(addUsage(addUsage(emptyUsage(), call(0.5)), emptyUsage()).costUsd).toBe(0.5);
+  });
+});
+
+describe("foldCacheUsage", () => {
+  it.for([
+    {
+      provider: "anthropic" as const,
+      usage: {
+        input_tokens: 40,
+        output_tokens: 5,
+        cache_read_input_tokens: 900,
+        cache_creation_input_tokens: 60,
+        cache_creation: { ephemeral_5m_input_tokens: 60, ephemeral_1h_input_tokens: 0 },
+      },
+    },
+    {
+      provider: "openai" as const,
+      usage: {
+        prompt_tokens: 1_000,
+        completion_tokens: 5,
+        prompt_tokens_details: { cached_tokens: 900 },
+      },
+    },
+  ])("keeps $provider's totals and shows no cache use", ({ provider, usage }) => {
+    const body = { usage: structuredClone(usage) };
+    foldCacheUsage(provider, body);
+    expect(usageFromWire(provider, body)).toEqual(tokens(1_000, 5, 0));
   });
 });

@@ -114,3 +114,39 @@ function openAiTokens(usage: Json): CallTokens {
     ...nonZero({ cacheWrite5mTokens: 0, cacheWrite1hTokens: 0, reasoningTokens: reasoning }),
   };
 }
+
+/** Sets the named counts (every count without names) of a usage details object to 0. */
+function zeroCounts(details: Json | undefined, fields?: readonly string[]): void {
+  if (!details) return;
+  for (const field of fields ?? Object.keys(details))
+    if (typeof details[field] === "number") details[field] = 0;
+}
+
+/**
+ * Rewrites, in place, the `usage` of a model API response body so that it shows no cache use:
+ * Anthropic's `cache_read_input_tokens`, `cache_creation_input_tokens` and `cache_creation`
+ * lifetimes become 0 and are added to `input_tokens`; OpenAI's `cached_tokens` (Chat
+ * Completions and Responses) become 0, the prompt count already holds them. The input and
+ * output totals `usageFromWire` reads stay the same. A body without a `usage` object is left
+ * as it is.
+ *
+ * @example
+ * ```ts
+ * const body = { usage: { input_tokens: 10, cache_read_input_tokens: 900, output_tokens: 5 } };
+ * foldCacheUsage("anthropic", body); // body.usage: { input_tokens: 910, cache_read_input_tokens: 0, output_tokens: 5 }
+ * ```
+ */
+export function foldCacheUsage(provider: "anthropic" | "openai", body: unknown): void {
+  const usage = record(record(body)?.usage);
+  if (!usage) return;
+  if (provider === "anthropic") {
+    usage.input_tokens =
+      count(usage.input_tokens) +
+      count(usage.cache_read_input_tokens) +
+      count(usage.cache_creation_input_tokens);
+    zeroCounts(usage, ["cache_read_input_tokens", "cache_creation_input_tokens"]);
+    zeroCounts(record(usage.cache_creation));
+  } else
+    for (const field of ["prompt_tokens_details", "input_tokens_details"])
+      zeroCounts(record(usage[field]), ["cached_tokens", "cache_write_tokens"]);
+}

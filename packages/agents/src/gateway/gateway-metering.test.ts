@@ -1,10 +1,10 @@
-import { request } from "node:http";
 import { ModelConfig } from "@distdebug/schema";
 import {
   anthropicBody,
   type FakeModelServer,
   type FakeReply,
   openAiBody,
+  postToSocket,
   startFakeModelServer,
 } from "@distdebug/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
@@ -23,25 +23,7 @@ afterEach(async () => {
 
 type Json = Record<string, unknown>;
 
-function post(socketPath: string, path: string, body: Json) {
-  return new Promise<{ status: number; body: Json }>((resolve, reject) => {
-    const req = request(
-      { socketPath, path, method: "POST", headers: { "content-type": "application/json" } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: JSON.parse(Buffer.concat(chunks).toString("utf8")),
-          }),
-        );
-      },
-    );
-    req.on("error", reject);
-    req.end(JSON.stringify(body));
-  });
-}
+const post = postToSocket;
 
 /** A gateway in front of a scripted upstream, with the config's model made from `extra`. */
 async function gatewayFor(provider: "openai" | "anthropic", script: FakeReply[], extra: Json = {}) {
@@ -69,12 +51,7 @@ const messages = [{ role: "user", content: "q" }];
 describe("the gateway's metering of token classes", () => {
   it("prices Anthropic cache writes by lifetime: a $1.00 bill is metered $1.00", async () => {
     // 50,000 tokens written for 1 hour at 2 x $10/M = $1.00 (plain input would be $0.50).
-    const body = anthropicBody("ok", { input: 0, output: 0, cacheRead: 0 });
-    body.usage = {
-      ...body.usage,
-      cache_creation_input_tokens: 50_000,
-      cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 50_000 },
-    } as typeof body.usage;
+    const body = anthropicBody("ok", { input: 0, output: 0, cacheRead: 0, cacheWrite1h: 50_000 });
     const { meter, gateway } = await gatewayFor("anthropic", [{ body }]);
     const reply = await post(gateway.socketPath, "/v1/messages", { messages, max_tokens: 10 });
     expect(reply.status).toBe(200);
@@ -83,12 +60,12 @@ describe("the gateway's metering of token classes", () => {
   });
 
   it("prices 5-minute writes at 1.25 x, cache reads and reasoning at the config's prices", async () => {
-    const body = anthropicBody("ok", { input: 1_000, output: 0, cacheRead: 10_000 });
-    body.usage = {
-      ...body.usage,
-      cache_creation_input_tokens: 8_000,
-      cache_creation: { ephemeral_5m_input_tokens: 8_000, ephemeral_1h_input_tokens: 0 },
-    } as typeof body.usage;
+    const body = anthropicBody("ok", {
+      input: 1_000,
+      output: 0,
+      cacheRead: 10_000,
+      cacheWrite5m: 8_000,
+    });
     const { meter, gateway } = await gatewayFor("anthropic", [{ body }], {
       prices: { inputPerMillion: 10, outputPerMillion: 20, cachedInputPerMillion: 1 },
     });

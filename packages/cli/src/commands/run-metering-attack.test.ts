@@ -96,6 +96,15 @@ async function attemptFiles(results: string, attempt = 1) {
 const notes = (trajectory: { steps: { type: string; content?: string }[] }) =>
   trajectory.steps.filter((step) => step.type === "message").map((step) => step.content);
 
+/**
+ * A reply the provider sends after 10 minutes; the configs below give up after 2 s (long
+ * enough for the request to reach the provider on a loaded machine).
+ */
+const LATE: FakeReply = {
+  body: openAiBody("late", { input: 1, output: 1, cached: 0 }),
+  delayMs: 600_000,
+};
+
 const openAiModel = (url: string, extra: Record<string, unknown> = {}) => ({
   provider: "openai" as const,
   name: "scripted-model",
@@ -108,12 +117,8 @@ describe("metering attacks through distdebug run", () => {
   it("an Anthropic 1-hour cache write billed $1.00 is metered $1.00, not $0.50 as plain input", {
     timeout: 120_000,
   }, async () => {
-    const body = anthropicBody("ok", { input: 0, output: 0, cacheRead: 0 });
-    body.usage = {
-      ...body.usage,
-      cache_creation_input_tokens: 50_000,
-      cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 50_000 },
-    } as typeof body.usage;
+    // 50,000 tokens written for 1 hour at 2 x $10/M: a $1.00 bill.
+    const body = anthropicBody("ok", { input: 0, output: 0, cacheRead: 0, cacheWrite1h: 50_000 });
     server = await startFakeModelServer([{ body }]);
     const { results } = await runAttack(
       attackConfig("cache-write", {
@@ -131,13 +136,7 @@ describe("metering attacks through distdebug run", () => {
   it("a call that outlasts timeoutMs is sent once and metered at its admitted worst case", {
     timeout: 120_000,
   }, async () => {
-    // The provider answers after 10 minutes; the gateway gives up after 2 s (long enough for
-    // the request to reach the provider on a loaded machine).
-    const late: FakeReply = {
-      body: openAiBody("late", { input: 1, output: 1, cached: 0 }),
-      delayMs: 600_000,
-    };
-    server = await startFakeModelServer([late]);
+    server = await startFakeModelServer([LATE]);
     const { results } = await runAttack(
       attackConfig("timeout", openAiModel(server.url, { timeoutMs: 2_000, maxRetries: 3 })),
     );
@@ -153,11 +152,7 @@ describe("metering attacks through distdebug run", () => {
   it("the mini agent's call that outlasts timeoutMs is sent once and metered at its worst case", {
     timeout: 120_000,
   }, async () => {
-    const late: FakeReply = {
-      body: openAiBody("late", { input: 1, output: 1, cached: 0 }),
-      delayMs: 600_000,
-    };
-    server = await startFakeModelServer([late]);
+    server = await startFakeModelServer([LATE]);
     const { results } = await runAttack({
       name: "metering-mini-timeout",
       agent: { type: "mini", wallTimeLimitSec: 120 },
