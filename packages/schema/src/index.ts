@@ -11,7 +11,15 @@ export {
   Timestamp,
   Usage,
 } from "./common.js";
-export { AgentConfig, ModelConfig, ModelPrices, RunConfig, type RunConfigInput } from "./config.js";
+export {
+  AgentConfig,
+  CACHE_WRITE_PRICE_FACTORS,
+  effectivePrices,
+  ModelConfig,
+  ModelPrices,
+  RunConfig,
+  type RunConfigInput,
+} from "./config.js";
 export {
   applyOverrides,
   type LoadConfigOptions,
@@ -90,4 +98,9 @@ export {
   Trajectory,
   TrajectoryStep,
 } from "./trajectory.js";
-export { type CallTokens, usageFromWire, type WireProvider } from "./wire-usage.js";
+export {
+  type CallTokens,
+  foldCacheUsage,
+  usageFromWire,
+  type WireProvider,
+} from "./wire-usage.js";

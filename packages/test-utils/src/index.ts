@@ -8,6 +8,7 @@ export {
   type FakeRequest,
   type FakeResponder,
   openAiBody,
+  postToSocket,
   startFakeModelServer,
 } from "./fake-model-server.js";
 export { type GitHttpServer, gitHttpServer } from "./git-http-server.js";
