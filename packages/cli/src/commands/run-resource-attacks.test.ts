@@ -180,7 +180,10 @@ describe.runIf(isRoot)("without the compiled launcher", () => {
   it("runs nothing as root that a bind over /usr/bin/prlimit replaced", {
     timeout: 180_000,
   }, async () => {
-    const work = await testdir({ "agent/prlimit": FAKE_PRLIMIT, "agent/agent.py": INODES });
+    const work = await testdir({
+      "agent/prlimit": { content: FAKE_PRLIMIT, mode: 0o755 },
+      "agent/agent.py": INODES,
+    });
     const { code, stderr, diagnosis } = await runCommandAgent({
       work,
       cacheDir,

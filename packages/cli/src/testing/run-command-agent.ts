@@ -27,6 +27,8 @@ export interface RunCommandAgentOptions {
   env?: Record<string, string>;
   /** The cache folder; default `work/cache`. */
   cacheDir?: string;
+  /** A descriptor of ours the CLI inherits at number `at`, as a wrapper script's `exec N<file`. */
+  inherited?: { fd: number; at: number };
 }
 
 /**
@@ -58,13 +60,18 @@ export async function runCommandAgent(options: RunCommandAgentOptions): Promise<
     options.cacheDir ?? join(work, "cache"),
     ...(options.args ?? []),
   ];
+  const stdio: ("ignore" | "pipe" | number)[] = ["ignore", "ignore", "pipe"];
+  if (options.inherited !== undefined) {
+    while (stdio.length < options.inherited.at) stdio.push("ignore");
+    stdio.push(options.inherited.fd);
+  }
   const child = spawn(process.execPath, args, {
     cwd: work,
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio,
     env: { ...process.env, CI: "true", ...options.env },
   });
   let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => {
+  child.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString("utf8");
   });
   const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
