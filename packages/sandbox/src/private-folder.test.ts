@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmod, cp, symlink } from "node:fs/promises";
+import { chmod, cp, symlink, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { repoRoot, testdir } from "@distdebug/test-utils";
@@ -18,7 +18,10 @@ async function privateCopy(): Promise<string> {
   await chmod(root, 0o700);
   const copy = join(root, "sandbox");
   await cp(join(packageDir, "src"), join(copy, "src"), { recursive: true });
-  await cp(join(packageDir, "native"), join(copy, "native"), { recursive: true });
+  await cp(join(packageDir, "native"), join(copy, "native"), {
+    recursive: true,
+    preserveTimestamps: true,
+  });
   await cp(join(packageDir, "package.json"), join(copy, "package.json"));
   await symlink(join(packageDir, "node_modules"), join(copy, "node_modules"));
   return copy;
@@ -26,7 +29,7 @@ async function privateCopy(): Promise<string> {
 
 describe.runIf(isRoot)("a checkout in a folder of mode 0700", () => {
   it("runs commands in both modes (the launcher reaches bwrap through a descriptor, not a path)", {
-    // Two node processes that load the package from source with tsx: slow on a loaded machine.
+    // Three node processes that load the package from source with tsx: slow on a loaded machine.
     timeout: 120_000,
   }, async () => {
     const copy = await privateCopy();
@@ -37,8 +40,8 @@ describe.runIf(isRoot)("a checkout in a folder of mode 0700", () => {
       const result = await sandbox.exec("echo ok");
       process.stdout.write(result.stdout);
     `;
-    for (const mode of ["user-namespace", "privileged"]) {
-      const child = spawnSync(
+    const run = (mode: string) =>
+      spawnSync(
         process.execPath,
         [
           "--conditions=@distdebug/source",
@@ -51,8 +54,14 @@ describe.runIf(isRoot)("a checkout in a folder of mode 0700", () => {
         ],
         { encoding: "utf8", cwd: workspace },
       );
+    for (const mode of ["user-namespace", "privileged"]) {
+      const child = run(mode);
       expect(child.stderr, mode).toBe("");
       expect(child.stdout, mode).toBe("ok\n");
     }
+    // A launcher older than its source (a pull without scripts/setup.sh) is not used.
+    const later = new Date(Date.now() + 60_000);
+    await utimes(join(copy, "native/launch.c"), later, later);
+    expect(run("privileged").stderr).toContain("is missing or older than its source launch.c");
   });
 });

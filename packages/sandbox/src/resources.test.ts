@@ -74,7 +74,9 @@ describe("per-attempt resources", () => {
         process.env.DISTDEBUG_SANDBOX_LAUNCHER = "off";
         await expect(createSandbox({ workspace: await testdir(), policy })).rejects.toMatchObject({
           code: "SANDBOX_UNAVAILABLE",
-          message: expect.stringMatching(/compiled launcher .* is missing/),
+          message: expect.stringMatching(
+            /compiled launcher .* is missing or older than its source/,
+          ),
         });
         const userNamespace = await createSandbox({
           workspace: await testdir(),

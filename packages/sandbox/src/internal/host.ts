@@ -1,5 +1,5 @@
 import { constants } from "node:fs";
-import { access, lstat, readFile, readlink } from "node:fs/promises";
+import { access, lstat, readFile, readlink, stat } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -89,25 +89,41 @@ export const ETC_FILES = [
 
 /** Where scripts/setup.sh builds the launcher (`native/launch.c`), beside `src` and `dist`. */
 const LAUNCHER_PATH = fileURLToPath(new URL("../../native/distdebug-launch", import.meta.url));
+/** Its source, beside it in a checkout. */
+const LAUNCHER_SOURCE = fileURLToPath(new URL("../../native/launch.c", import.meta.url));
 
 let launcherBytes: Promise<Uint8Array | undefined> | undefined;
 
 /**
  * The compiled launcher's bytes (limits, tmpfs inodes, uid drop and exec in one process),
- * read once; undefined when it was not built (no C compiler at setup) or
- * `DISTDEBUG_SANDBOX_LAUNCHER=off`: then the privileged mode is refused and the
+ * read once; undefined when it was not built (no C compiler at setup), is older than its
+ * source, or `DISTDEBUG_SANDBOX_LAUNCHER=off`: then the privileged mode is refused and the
  * user-namespace mode uses `prlimit`. The sandbox hands the bytes to bwrap through a
  * descriptor, so no sandbox user needs to reach the install folder (a home of mode 0700).
  */
 export function loadLauncher(): Promise<Uint8Array | undefined> {
   if (process.env.DISTDEBUG_SANDBOX_LAUNCHER === "off") return Promise.resolve(undefined);
   launcherBytes ??= (async () =>
-    (await isExecutable(LAUNCHER_PATH)) ? await readFile(LAUNCHER_PATH) : undefined)();
+    (await isExecutable(LAUNCHER_PATH)) && !(await olderThanSource())
+      ? await readFile(LAUNCHER_PATH)
+      : undefined)();
   return launcherBytes;
+}
+
+/**
+ * True when `native/launch.c` changed after the launcher was built (a pull without rerunning
+ * scripts/setup.sh): its arguments may differ, so it is not used.
+ */
+async function olderThanSource(): Promise<boolean> {
+  const [binary, source] = await Promise.all([
+    stat(LAUNCHER_PATH),
+    stat(LAUNCHER_SOURCE).catch(() => undefined),
+  ]);
+  return source !== undefined && source.mtimeMs > binary.mtimeMs;
 }
 
 /** Why the privileged mode is unavailable without the launcher, and the fix. */
 export const NO_LAUNCHER = {
-  reason: `the compiled launcher ${LAUNCHER_PATH} is missing (scripts/setup.sh builds it with a C compiler) or DISTDEBUG_SANDBOX_LAUNCHER=off: as root nothing else may set the limits and drop the uid (a program it ran would run with every capability)`,
+  reason: `the compiled launcher ${LAUNCHER_PATH} is missing or older than its source launch.c (scripts/setup.sh builds it with a C compiler), or DISTDEBUG_SANDBOX_LAUNCHER=off: as root nothing else may set the limits and drop the uid (a program it ran would run with every capability)`,
   fix: 'install a C compiler (apt-get install gcc) and run scripts/setup.sh, or use the user-namespace mode (mode "user-namespace")',
 } as const;
