@@ -19,14 +19,15 @@ if [ "${#need_apt[@]}" -gt 0 ]; then
 fi
 
 # The sandbox's launcher (limits, uid drop and exec in one process: fewer exec hops per
-# command). Optional: without a C compiler the sandbox chains prlimit, setpriv and env.
+# command). Needed by the privileged mode (as root): without a C compiler only the
+# user-namespace mode works, with prlimit.
 launcher=packages/sandbox/native/distdebug-launch
 if command -v cc >/dev/null 2>&1; then
   cc -O2 -Wall -static -o "$launcher" packages/sandbox/native/launch.c 2>/dev/null ||
     cc -O2 -Wall -o "$launcher" packages/sandbox/native/launch.c ||
-    echo "setup: the sandbox launcher did not build; the sandbox uses prlimit, setpriv and env" >&2
+    echo "setup: the sandbox launcher did not build; as root the sandbox then needs mode user-namespace" >&2
 else
-  echo "setup: no C compiler (cc); the sandbox uses prlimit, setpriv and env instead of its launcher" >&2
+  echo "setup: no C compiler (cc): the sandbox launcher was not built; as root the sandbox then needs mode user-namespace" >&2
 fi
 
 bash scripts/setup-browser.sh

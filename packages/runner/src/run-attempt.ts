@@ -57,6 +57,11 @@ export interface RunAttemptOptions {
   tempDir: string;
   /** Values redacted from every file of the attempt (the model's API key). */
   secrets?: readonly string[];
+  /**
+   * The host folders the run checked the policy's binds against (`checkSandboxEnvelope`),
+   * recorded in attempt.json; without them `package` and `verify` refuse the attempt.
+   */
+  protectedPaths?: readonly string[];
   signal?: AbortSignal;
   onEvent?: RunEventListener;
 }
@@ -126,7 +131,7 @@ function fail(state: AttemptState, status: AttemptStatus, error: AttemptState["e
 }
 
 /** The attempt's policy: the config's, with the agent's binds and network. */
-function attemptPolicy(options: RunAttemptOptions): SandboxPolicy {
+export function attemptPolicy(options: Pick<RunAttemptOptions, "config" | "agent">): SandboxPolicy {
   return SandboxPolicySchema.parse({
     ...options.config.environment.sandbox,
     readOnlyBinds: [
@@ -504,6 +509,7 @@ function attemptRecord(
       backend,
       policy: run.resources.policy,
       enforcement: run.resources.enforcement,
+      ...(run.options.protectedPaths ? { protectedPaths: [...run.options.protectedPaths] } : {}),
     },
   };
 }

@@ -87,6 +87,12 @@ export {
 } from "./parsers.js";
 export { RepoHistory } from "./repo-history.js";
 export { RunInfo } from "./run.js";
+export {
+  attemptEnvelopeProblems,
+  type SandboxEnvelopeOptions,
+  SYSTEM_SANDBOX_PATHS,
+  sandboxEnvelopeProblems,
+} from "./sandbox-envelope.js";
 export { ReadOnlyBind, SandboxPolicy, type SandboxPolicyInput } from "./sandbox-policy.js";
 export { LeakFinding, LeakKind, SubmissionManifest } from "./submission.js";
 export { Estimate, StatsMethod, Summary } from "./summary.js";

@@ -80,7 +80,7 @@ async function chooseConfig(
 
 export default defineCommand({
   usage:
-    "run [--config <file>]... [--agent baseline|mini|command] [--dataset <dir>] [--bug <id|glob>]... [--runs N] [--concurrency N] [--out <dir>] [--redo] [--rerun-infra] [--shard i/n]",
+    "run [--config <file>]... [--agent baseline|mini|command] [--dataset <dir>] [--bug <id|glob>]... [--runs N] [--concurrency N] [--out <dir>] [--redo] [--rerun-infra] [--shard i/n] [--unsafe-no-sandbox]",
   description:
     "Runs an agent on incidents: an anonymized workspace per attempt, the leakage check, the sandbox, the agent, and scoring. Finished attempts are reused (resume is the default); attempts that ended infra-error (a harness fault) are kept and the run exits 1 until they are rerun with --rerun-infra; Ctrl-C stops starting attempts and ends running ones as interrupted. Without --dataset, --bug looks the id up in the bundled datasets (the example dataset, then the real-incident catalog); without --bug the whole offline example dataset runs.",
   options: {
@@ -102,6 +102,11 @@ export default defineCommand({
     "rerun-infra": {
       type: "boolean",
       description: "rerun attempts that ended infra-error (kept by default)",
+    },
+    "unsafe-no-sandbox": {
+      type: "boolean",
+      description:
+        "development only: accept a config with sandbox backend no-sandbox (the agent runs on this host as you); package and verify refuse its attempts",
     },
     set: {
       type: "string",
@@ -149,6 +154,7 @@ export default defineCommand({
       redo: Boolean(args.values.redo),
       ...(shard ? { shard } : {}),
       rerunInfraErrors: Boolean(args.values["rerun-infra"]),
+      allowNoSandbox: Boolean(args.values["unsafe-no-sandbox"]),
       env: io.env,
       ...(io.signal ? { signal: io.signal } : {}),
       onEvent: progress.onEvent,
