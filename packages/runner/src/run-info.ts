@@ -51,6 +51,10 @@ export function attemptInputHash(options: {
   );
 }
 
+function shardInfo({ index, count, scheduler }: Shard): NonNullable<RunInfo["shard"]> {
+  return { index, count, ...(scheduler ? { scheduler } : {}) };
+}
+
 /** Builds `run.json` for a run. The config is stored as written: `${VAR}` references stay unresolved. */
 export function buildRunInfo(options: {
   config: RunConfig;
@@ -66,7 +70,7 @@ export function buildRunInfo(options: {
     config,
     configHash: configHash(config),
     harness: { version: HARNESS_VERSION, packages: { "@distdebug/runner": HARNESS_VERSION } },
-    ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
+    ...(options.shard ? { shard: shardInfo(options.shard) } : {}),
     dataset: {
       name: dataset.index.name,
       version: dataset.index.version,

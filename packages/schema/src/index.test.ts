@@ -45,6 +45,7 @@ describe("the public surface", () => {
       "ScoreParameters",
       "ScoreWarning",
       "Sha256",
+      "ShardScheduler",
       "StatsMethod",
       "SubmissionManifest",
       "Summary",

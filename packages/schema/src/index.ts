@@ -77,7 +77,7 @@ export {
   parseTrajectory,
 } from "./parsers.js";
 export { RepoHistory } from "./repo-history.js";
-export { RunInfo } from "./run.js";
+export { RunInfo, ShardScheduler } from "./run.js";
 export { ReadOnlyBind, SandboxPolicy, type SandboxPolicyInput } from "./sandbox-policy.js";
 export { LeakFinding, LeakKind, SubmissionManifest } from "./submission.js";
 export { Estimate, StatsMethod, Summary } from "./summary.js";
