@@ -109,3 +109,12 @@ export function notImplemented(name: string): Command {
     },
   });
 }
+
+/** The entries of `values` that are not undefined, for optional fields under `exactOptionalPropertyTypes`. */
+export function defined<T extends Record<string, unknown>>(
+  values: T,
+): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
+}

@@ -4,6 +4,7 @@ import { loadConfig } from "@distdebug/schema";
 import { stringify } from "yaml";
 import {
   defineCommand,
+  defined,
   optionalString,
   parsePositiveInt,
   requireString,
@@ -98,12 +99,4 @@ function nonNegative(text: string): number {
       `--backoff-limit-per-index: expected a whole number >= 0, found ${JSON.stringify(text)}`,
     );
   return value;
-}
-
-function defined<T extends Record<string, unknown>>(
-  values: T,
-): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as {
-    [K in keyof T]?: Exclude<T[K], undefined>;
-  };
 }
