@@ -7,7 +7,14 @@ import { runCli } from "../cli.js";
 import { captureIO } from "../testing/capture-io.js";
 
 const KEY = "sk-test-secret-value-0123456789";
-const base = ["slurm", "script", "--config", "configs/mini-swe-agent/gpt-5.4.yaml", "--shards", "4"];
+const base = [
+  "slurm",
+  "script",
+  "--config",
+  "configs/mini-swe-agent/gpt-5.4.yaml",
+  "--shards",
+  "4",
+];
 
 async function script(extra: string[], env: Record<string, string> = {}) {
   const io = captureIO({ env });
