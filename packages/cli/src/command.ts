@@ -82,6 +82,12 @@ export function parseDuration(text: string, option: string): number {
   return Math.round(amount * factor);
 }
 
+/** Reads an optional whole-number option >= 1: undefined when absent, a {@link UsageError} when not a number. */
+export function optionalPositiveInt(args: CommandArgs, name: string): number | undefined {
+  const value = optionalString(args, name);
+  return value === undefined ? undefined : parsePositiveInt(value, name, 1);
+}
+
 /** Parses a positive integer option. */
 export function parsePositiveInt(
   text: string | undefined,

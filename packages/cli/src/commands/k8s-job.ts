@@ -5,6 +5,7 @@ import { stringify } from "yaml";
 import {
   defineCommand,
   defined,
+  optionalPositiveInt,
   optionalString,
   parsePositiveInt,
   requireString,
@@ -53,10 +54,7 @@ export default defineCommand({
     const config = await loadConfig({ files: [file] });
     const configText = await readFile(file, "utf8");
     const text = (name: string) => optionalString(args, name);
-    const number = (name: string) => {
-      const value = text(name);
-      return value === undefined ? undefined : parsePositiveInt(value, name, 1);
-    };
+    const number = (name: string) => optionalPositiveInt(args, name);
     const backoff = text("backoff-limit-per-index");
     const manifest = buildJobManifest({
       config,

@@ -3,6 +3,7 @@ import { loadConfig } from "@distdebug/schema";
 import {
   defineCommand,
   defined,
+  optionalPositiveInt,
   optionalString,
   parsePositiveInt,
   requireString,
@@ -53,10 +54,7 @@ export default defineCommand({
     const configPath = requireString(args, "config");
     const config = await loadConfig({ files: [resolve(io.cwd, configPath)] });
     const text = (name: string) => optionalString(args, name);
-    const number = (name: string) => {
-      const value = text(name);
-      return value === undefined ? undefined : parsePositiveInt(value, name, 1);
-    };
+    const number = (name: string) => optionalPositiveInt(args, name);
     const script = buildArrayScript({
       config,
       configPath,
