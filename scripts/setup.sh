@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the project needs on a fresh machine that has only Node.js 20+ and npm:
-# system packages (bubblewrap for the sandbox) when running as root with apt, then the
-# workspace's npm packages with the pinned pnpm. Safe to run again: it skips what is there.
+# system packages (bubblewrap for the sandbox; slurm-wlm and munge for the Slurm test) when
+# running as root with apt, then the workspace's npm packages with the pinned pnpm. Safe to
+# run again: it skips what is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,6 +16,23 @@ if [ "${#need_apt[@]}" -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
   else
     echo "setup: missing ${need_apt[*]}; install it with your package manager (apt-get install bubblewrap, dnf install bubblewrap, pacman -S bubblewrap)" >&2
+  fi
+fi
+
+# A one-node Slurm for the job array test (packages/cli/src/commands/slurm-array.test.ts).
+# Optional: where it cannot be installed (not root, no apt, no network) that test reports
+# itself skipped, so a failed install never stops the setup.
+has() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]; }
+if ! has slurmctld || ! has slurmd || ! has munged; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "setup: installing slurm-wlm and munge with apt-get (for the Slurm test)" >&2
+    install_slurm() {
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends slurm-wlm munge >/dev/null 2>&1
+    }
+    install_slurm || { DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null 2>&1 && install_slurm; } ||
+      echo "setup: slurm-wlm and munge did not install; the Slurm test will report itself skipped" >&2
+  else
+    echo "setup: no slurm-wlm and munge (installed as root with apt); the Slurm test will report itself skipped" >&2
   fi
 fi
 

@@ -48,6 +48,7 @@ describe("the public surface", () => {
       "ScoreParameters",
       "ScoreWarning",
       "Sha256",
+      "ShardScheduler",
       "StatsMethod",
       "SubmissionManifest",
       "Summary",

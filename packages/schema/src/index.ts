@@ -86,7 +86,7 @@ export {
   parseTrajectory,
 } from "./parsers.js";
 export { RepoHistory } from "./repo-history.js";
-export { RunInfo } from "./run.js";
+export { RunInfo, ShardScheduler } from "./run.js";
 export {
   attemptEnvelopeProblems,
   type SandboxEnvelopeOptions,

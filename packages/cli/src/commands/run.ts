@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import {
   bundledDatasets,
   type Dataset,
@@ -6,7 +6,7 @@ import {
   loadDataset,
   selectIncidents,
 } from "@distdebug/dataset";
-import { runBenchmark } from "@distdebug/runner";
+import { runBenchmark, type Shard } from "@distdebug/runner";
 import {
   applyOverrides,
   DistDebugError,
@@ -15,6 +15,7 @@ import {
   type RunConfig,
 } from "@distdebug/schema";
 import {
+  type CommandArgs,
   defineCommand,
   optionalString,
   parsePositiveInt,
@@ -78,6 +79,18 @@ async function chooseConfig(
   });
 }
 
+/** `--out`, or the default `<results-dir>/<config name>[.shard-<i>-of-<n>]` (one folder per shard). */
+function outDirOf(args: CommandArgs, config: RunConfig, shard: Shard | undefined): string {
+  const out = optionalString(args, "out");
+  const resultsDir = optionalString(args, "results-dir");
+  if (out !== undefined && resultsDir !== undefined)
+    throw new UsageError(
+      "--out and --results-dir exclude each other: --out names the folder itself",
+    );
+  if (out !== undefined) return out;
+  return join(resultsDir ?? "results", shardOutName(config.name ?? "run", shard));
+}
+
 export default defineCommand({
   usage:
     "run [--config <file>]... [--agent baseline|mini|command] [--dataset <dir>] [--bug <id|glob>]... [--runs N] [--concurrency N] [--out <dir>] [--redo] [--rerun-infra] [--shard i/n] [--unsafe-no-sandbox]",
@@ -97,7 +110,12 @@ export default defineCommand({
       type: "string",
       description: "attempts at once (default: config run.concurrency)",
     },
-    out: { type: "string", description: "results folder (default results/<config name>)" },
+    out: { type: "string", description: "results folder (default <results-dir>/<config name>)" },
+    "results-dir": {
+      type: "string",
+      description:
+        "folder of the default results folder: <results-dir>/<config name>[.shard-<i>-of-<n>] (default results)",
+    },
     redo: { type: "boolean", description: "redo finished attempts too" },
     "rerun-infra": {
       type: "boolean",
@@ -133,10 +151,7 @@ export default defineCommand({
       bugs.length > 0 ? selectIncidents(dataset, { ids: bugs }) : [...dataset.incidents];
     if (incidents.length === 0)
       throw new UsageError(`no incident of ${dataset.dir} matches ${bugs.join(", ")}`);
-    const outDir = resolve(
-      io.cwd,
-      optionalString(args, "out") ?? `results/${shardOutName(config.name ?? "run", shard)}`,
-    );
+    const outDir = resolve(io.cwd, outDirOf(args, config, shard));
     const runs = optionalString(args, "runs");
     const concurrency = optionalString(args, "concurrency");
     const cacheDir = cacheDirOf(optionalString(args, "cache-dir"), io);
