@@ -14,12 +14,17 @@ import { scoreSpans } from "./internal/score-spans.js";
 import { isCallable } from "./internal/symbols.js";
 import { DEFAULT_LANGUAGES, type LanguageChoice } from "./languages.js";
 import { scoreMissingDiagnosis } from "./missing-diagnosis.js";
-import { coverageBudget, type EvaluatorParameters, evaluatorParameters } from "./parameters.js";
+import {
+  coverageBudget,
+  type EvaluatorParameters,
+  evaluatorParameters,
+  fileBudget,
+} from "./parameters.js";
 
 /**
  * Options of {@link createEvaluator}. The scoring parameters (`coverageSpanLimit` 40,
  * `coverageSpanCount` 20, `coverageRowBudget` 400, `coverageRowFloor` 20, `coverageRepoShare`
- * 0.02, `maxDiagnosisBlocks` 200) are recorded in every score.
+ * 0.02, `coverageFileFloor` 3, `maxDiagnosisBlocks` 200) are recorded in every score.
  */
 export interface EvaluatorOptions extends Partial<EvaluatorParameters> {
   /**
@@ -289,6 +294,7 @@ async function scoreNow(state: EvaluatorState, input: ScoreInput): Promise<Diagn
     warnings,
     parameters,
     coverageBudget: coverageBudget(parameters, size.rows),
+    fileBudget: fileBudget(parameters, size.files),
     repositoryRows: size.rows,
     repositoryFiles: size.files,
   });

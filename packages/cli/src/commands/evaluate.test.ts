@@ -143,6 +143,7 @@ describe("distdebug evaluate: the scoring parameters", () => {
       coverageRowBudget: 300,
       coverageRowFloor: 1,
       coverageRepoShare: 0.5,
+      coverageFileFloor: 3,
       maxDiagnosisBlocks: 5,
     });
     // B = min(300, max(1, floor(0.5 * 7))) = 3.
