@@ -223,7 +223,8 @@ async function bareSymbolPaths(
 ): Promise<string[]> {
   if (!state.options.listFiles) return namedPaths();
   const longest = identifiersOf(lastPart).reduce<string | undefined>(
-    (best, identifier) => (best === undefined || identifier.length > best.length ? identifier : best),
+    (best, identifier) =>
+      best === undefined || identifier.length > best.length ? identifier : best,
     undefined,
   );
   return state.identifiers.filesWith(longest, signal);

@@ -1,4 +1,4 @@
-import { testdir } from "@distdebug/test-utils";
+import { COMMON_FUNCTION_NAMES, testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { createEvaluator, directoryReader, listDirectoryFiles } from "./index.js";
 
@@ -8,29 +8,7 @@ import { createEvaluator, directoryReader, listDirectoryFiles } from "./index.js
  * path earned full file coverage. Each case here failed on main (commit a8d8bcd).
  */
 
-/** The 20 most common method names a blind agent would try. */
-const COMMON = [
-  "get",
-  "set",
-  "run",
-  "close",
-  "start",
-  "stop",
-  "init",
-  "apply",
-  "handle",
-  "process",
-  "update",
-  "create",
-  "delete",
-  "read",
-  "write",
-  "send",
-  "load",
-  "reset",
-  "build",
-  "execute",
-];
+const COMMON = COMMON_FUNCTION_NAMES;
 
 /** A Java class defining each common name as a three-row method. */
 function javaService(name: string): string {
@@ -47,13 +25,18 @@ const PYTHON_TOOLS = `def run(x):\n    y = x + 1\n    return y\n\n\ndef apply(x)
 /** A repository of ten Java services and a Python module, in a real folder. */
 async function repository() {
   const files: Record<string, string> = { "tools/jobs.py": PYTHON_TOOLS };
-  for (let k = 0; k < 10; k++) files[`src/app/service${k}/Service${k}.java`] = javaService(`Service${k}`);
+  for (let k = 0; k < 10; k++)
+    files[`src/app/service${k}/Service${k}.java`] = javaService(`Service${k}`);
   const root = await testdir(files);
   const evaluator = createEvaluator({
     readFile: directoryReader(root),
     listFiles: () => listDirectoryFiles(root),
   });
-  return { root, evaluator, javaFiles: Object.keys(files).filter((path) => path.endsWith(".java")) };
+  return {
+    root,
+    evaluator,
+    javaFiles: Object.keys(files).filter((path) => path.endsWith(".java")),
+  };
 }
 
 /** The lines of method `name` in a service file (its signature to its closing brace). */

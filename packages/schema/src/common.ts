@@ -29,9 +29,12 @@ export function textOfAtLeast(min: number) {
  */
 export function textOfAtMost(max: number, min = 0) {
   return withJsonSchemaRule(
-    z.string().min(min).refine((text) => text.length <= max || codePointsAtMost(text, max), {
-      message: `at most ${max} characters`,
-    }),
+    z
+      .string()
+      .min(min)
+      .refine((text) => text.length <= max || codePointsAtMost(text, max), {
+        message: `at most ${max} characters`,
+      }),
     { jsonSchema: { maxLength: max } },
   );
 }

@@ -22,10 +22,10 @@ export { DatasetIndex } from "./dataset.js";
 export { type DetectedFormat, detectFormat, parseAnyFile } from "./detect.js";
 export {
   DEFAULT_MAX_DIAGNOSIS_BLOCKS,
-  MAX_DIAGNOSIS_NAME_CHARS,
   Diagnosis,
   DiagnosisBlock,
   diagnosisSchema,
+  MAX_DIAGNOSIS_NAME_CHARS,
 } from "./diagnosis.js";
 export {
   DiagnosisScores,
