@@ -87,10 +87,10 @@ describe("a bare symbol resolves repository-wide, never gold-first", () => {
       diagnosis: diagnosis(COMMON.map((symbol) => ({ symbol }))),
     });
     expect(scores.valid).toBe(true);
-    expect(scores.counts.coverageRows).toBeLessThanOrEqual(scores.counts.coverageBudget);
-    expect(scores.counts.creditedFiles).toBeLessThanOrEqual(scores.counts.fileBudget);
     expect(scores.metrics.blockCoverage).toBe(0);
     expect(scores.metrics.fileCoverage).toBe(0);
+    expect(scores.counts.coverageRows).toBeLessThanOrEqual(scores.counts.coverageBudget);
+    expect(scores.counts.creditedFiles).toBeLessThanOrEqual(scores.counts.fileBudget);
     const codes = scores.warnings.map((warning) => warning.code);
     expect(codes).toContain("file-budget-exhausted");
   });
@@ -148,11 +148,11 @@ describe("file coverage under the file budget", () => {
       diagnosis: diagnosis([...javaFiles, "tools/jobs.py"].map((path) => ({ path }))),
     });
     // F = 11 source files: Bf = max(3, ceil(0.02 * 11)) = 3.
+    expect(scores.metrics.fileCoverage).toBe(3 / 10);
+    expect(scores.metrics.blockCoverage).toBe(0);
     expect(scores.counts.repositoryFiles).toBe(11);
     expect(scores.counts.fileBudget).toBe(3);
     expect(scores.counts.creditedFiles).toBe(3);
-    expect(scores.metrics.fileCoverage).toBe(3 / 10);
-    expect(scores.metrics.blockCoverage).toBe(0);
     const codes = scores.warnings.map((warning) => warning.code);
     expect(codes).toContain("path-only-span");
     expect(codes).toContain("file-budget-exhausted");
