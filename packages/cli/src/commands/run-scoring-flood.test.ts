@@ -8,8 +8,9 @@ import { cliNodeArgs, repoRoot } from "../testing/spawn-cli.js";
 
 /**
  * Issue 26: one 200 KB symbol cost minutes of scoring (quadratic in its length) on the event
- * loop that also serves running attempts, and `score` hung the same way. On main (a8d8bcd) this
- * test timed out: `run` was still scoring attempt 1 when the 200 s limit killed it.
+ * loop that also serves running attempts, and `score` hung the same way. On main (a8d8bcd) `run`
+ * was still scoring attempt 1 when the 200 s limit stopped it: attempt 1 `succeeded` (scored
+ * 0), attempt 2 `interrupted`.
  */
 describe("an agent that writes a 200 KB symbol", () => {
   it("gets an invalid diagnosis (agent-error), never a hang, and the attempt beside it is not starved", async () => {
@@ -60,6 +61,7 @@ describe("an agent that writes a 200 KB symbol", () => {
       cache,
     ]);
     expect(run.signal, run.stderr).toBeNull();
+    expect(run.status, run.stderr).toBe(0);
     const attempt = async (n: number) =>
       parseAttempt(await readFile(join(work, `results/leasekv-77/attempt-${n}/attempt.json`)));
     const flood = await attempt(1);
