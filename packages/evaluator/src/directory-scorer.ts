@@ -43,7 +43,10 @@ export interface DirectoryScorer {
    * warning. `ABORTED` when aborted; a worker that fails otherwise is an `INTERNAL` error.
    */
   score(input: ScoreInput): Promise<DiagnosisScores>;
-  /** Stops the worker (a later `score` starts a new one). */
+  /**
+   * Lets go of this scorer's evaluator in the shared worker (and stops the worker when no
+   * other scorer is open). Call it when done; a later `score` still works.
+   */
   close(): Promise<void>;
 }
 
@@ -96,10 +99,103 @@ function deadlineScores(
 }
 
 /**
+ * The one scoring worker of this process, shared by every directory scorer (one worker start,
+ * not one per incident), with the queue that makes it score one diagnosis at a time.
+ */
+const host: {
+  worker: Worker | undefined;
+  queue: Promise<unknown>;
+  idle: NodeJS.Timeout | undefined;
+  nextId: number;
+  /** Scorers created and not closed: the worker stops when the last one closes. */
+  open: number;
+} = { worker: undefined, queue: Promise.resolve(), idle: undefined, nextId: 0, open: 0 };
+
+async function stopWorker(): Promise<void> {
+  clearTimeout(host.idle);
+  const stopping = host.worker;
+  host.worker = undefined;
+  await stopping?.terminate();
+}
+
+function startWorker(): Worker {
+  const how = workerStart();
+  const started = new Worker(how.program, {
+    eval: how.eval,
+    execArgv: how.execArgv,
+    workerData: how.source ? { source: how.source } : {},
+  });
+  started.unref();
+  return started;
+}
+
+/** What one scorer sends the shared worker. */
+interface ScorerContext {
+  key: string;
+  data: ScoreWorkerData;
+  parameters: EvaluatorParameters;
+  deadlineMs: number;
+}
+
+/** Scores one diagnosis on the shared worker within the deadline (queued by the caller). */
+function scoreOnWorker(scorer: ScorerContext, input: ScoreInput): Promise<DiagnosisScores> {
+  checkAborted(input.signal);
+  clearTimeout(host.idle);
+  host.worker ??= startWorker();
+  const current = host.worker;
+  const request: ScoreRequest = {
+    type: "score",
+    id: host.nextId++,
+    key: scorer.key,
+    scorer: scorer.data,
+    diagnosis: input.diagnosis,
+    gold: input.gold,
+  };
+  return new Promise<DiagnosisScores>((resolve, reject) => {
+    const finish = (settle: () => void) => {
+      clearTimeout(deadline);
+      input.signal?.removeEventListener("abort", onAbort);
+      current.off("message", onMessage).off("error", onError).off("exit", onExit);
+      current.unref();
+      settle();
+    };
+    const onMessage = (reply: ScoreWorkerReply) => {
+      if (reply.id !== request.id) return;
+      finish(() => {
+        if (reply.scores) resolve(reply.scores);
+        else reject(new DistDebugError({ code: reply.error.code, message: reply.error.message }));
+      });
+      host.idle = setTimeout(() => void stopWorker(), IDLE_MS).unref();
+    };
+    const failed = (message: string) => {
+      void stopWorker();
+      finish(() => reject(new DistDebugError({ code: "INTERNAL", message })));
+    };
+    const onError = (error: Error) => failed(`the scoring worker failed: ${error.message}`);
+    const onExit = (code: number) => failed(`the scoring worker exited (code ${code})`);
+    const onAbort = () => {
+      void stopWorker();
+      finish(() =>
+        reject(new DistDebugError({ code: "ABORTED", message: "scoring was interrupted" })),
+      );
+    };
+    const deadline = setTimeout(() => {
+      void stopWorker();
+      finish(() => resolve(deadlineScores(input, scorer.parameters, scorer.deadlineMs)));
+    }, scorer.deadlineMs);
+    current.on("message", onMessage).on("error", onError).on("exit", onExit);
+    current.ref();
+    input.signal?.addEventListener("abort", onAbort, { once: true });
+    current.postMessage(request);
+  });
+}
+
+/**
  * Creates a scorer over a folder whose scoring runs in a worker thread, off the caller's event
  * loop (which may serve running attempts: a model gateway, wall-time timers, a memory sampler),
- * one diagnosis at a time, each within `deadlineMs`. The worker keeps its evaluator, so files
- * are parsed once across diagnoses; it stops after a minute idle or past a deadline.
+ * each diagnosis within `deadlineMs`. All the scorers of a process share one worker, which
+ * scores one diagnosis at a time and keeps an evaluator per folder (files parsed once across
+ * diagnoses); it stops after a minute idle, past a deadline, or when the last scorer closes.
  *
  * @example
  * ```ts
@@ -119,77 +215,27 @@ export function createDirectoryScorer(options: DirectoryScorerOptions): Director
       ...(workspaceRoots ? { workspaceRoots } : {}),
     },
   };
-  let worker: Worker | undefined;
-  let idle: NodeJS.Timeout | undefined;
-  let nextId = 0;
-  const stop = async () => {
-    clearTimeout(idle);
-    const stopping = worker;
-    worker = undefined;
-    await stopping?.terminate();
+  const scorer: ScorerContext = {
+    key: `${host.nextId++}:${JSON.stringify(data)}`,
+    data,
+    parameters,
+    deadlineMs,
   };
-  const start = (): Worker => {
-    const how = workerStart();
-    const started = new Worker(how.program, {
-      eval: how.eval,
-      execArgv: how.execArgv,
-      workerData: { ...data, ...(how.source ? { source: how.source } : {}) },
-    });
-    started.unref();
-    return started;
-  };
-  const scoreNow = (input: ScoreInput): Promise<DiagnosisScores> => {
-    checkAborted(input.signal);
-    clearTimeout(idle);
-    worker ??= start();
-    const current = worker;
-    const request: ScoreRequest = { id: nextId++, diagnosis: input.diagnosis, gold: input.gold };
-    return new Promise<DiagnosisScores>((resolve, reject) => {
-      const finish = (settle: () => void) => {
-        clearTimeout(deadline);
-        input.signal?.removeEventListener("abort", onAbort);
-        current.off("message", onMessage).off("error", onError).off("exit", onExit);
-        current.unref();
-        settle();
-      };
-      const onMessage = (reply: ScoreWorkerReply) => {
-        if (reply.id !== request.id) return;
-        finish(() => {
-          if (reply.scores) resolve(reply.scores);
-          else reject(new DistDebugError({ code: reply.error.code, message: reply.error.message }));
-        });
-        idle = setTimeout(() => void stop(), IDLE_MS).unref();
-      };
-      const failed = (message: string) => {
-        void stop();
-        finish(() => reject(new DistDebugError({ code: "INTERNAL", message })));
-      };
-      const onError = (error: Error) => failed(`the scoring worker failed: ${error.message}`);
-      const onExit = (code: number) => failed(`the scoring worker exited (code ${code})`);
-      const onAbort = () => {
-        void stop();
-        finish(() =>
-          reject(new DistDebugError({ code: "ABORTED", message: "scoring was interrupted" })),
-        );
-      };
-      const deadline = setTimeout(() => {
-        void stop();
-        finish(() => resolve(deadlineScores(input, parameters, deadlineMs)));
-      }, deadlineMs);
-      current.on("message", onMessage).on("error", onError).on("exit", onExit);
-      current.ref();
-      input.signal?.addEventListener("abort", onAbort, { once: true });
-      current.postMessage(request);
-    });
-  };
-  let queue: Promise<unknown> = Promise.resolve();
+  host.open++;
+  let closed = false;
   return {
     parameters,
     score(input) {
-      const result = queue.then(() => scoreNow(input));
-      queue = result.catch(() => undefined);
+      const result = host.queue.then(() => scoreOnWorker(scorer, input));
+      host.queue = result.catch(() => undefined);
       return result;
     },
-    close: stop,
+    async close() {
+      if (closed) return;
+      closed = true;
+      host.open--;
+      if (host.open === 0) await stopWorker();
+      else host.worker?.postMessage({ type: "close", key: scorer.key } satisfies ScoreRequest);
+    },
   };
 }

@@ -1,24 +1,37 @@
 /**
- * The program of a directory scorer's worker thread (see `directory-scorer.ts`): one evaluator
- * over the folder in `workerData`, kept for the worker's life so files are parsed once, scoring
- * one request at a time.
+ * The program of the directory scorers' shared worker thread (see `directory-scorer.ts`): an
+ * evaluator per scorer, kept until the scorer closes so files are parsed once, scoring one
+ * request at a time.
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { DistDebugError, errorMessage } from "@distdebug/schema";
 import { directoryReader, listDirectoryFiles } from "../directory-reader.js";
-import { createEvaluator } from "../evaluator.js";
+import { createEvaluator, type Evaluator } from "../evaluator.js";
 import type { ScoreRequest, ScoreWorkerData, ScoreWorkerReply } from "./score-protocol.js";
 
-const { root, options } = workerData as ScoreWorkerData;
-const evaluator = createEvaluator({
-  ...options,
-  readFile: directoryReader(root),
-  listFiles: () => listDirectoryFiles(root),
-});
+const evaluators = new Map<string, Evaluator>();
+
+function evaluatorOf(key: string, { root, options }: ScoreWorkerData): Evaluator {
+  let evaluator = evaluators.get(key);
+  if (!evaluator) {
+    evaluator = createEvaluator({
+      ...options,
+      readFile: directoryReader(root),
+      listFiles: () => listDirectoryFiles(root),
+    });
+    evaluators.set(key, evaluator);
+  }
+  return evaluator;
+}
 
 parentPort?.on("message", async (request: ScoreRequest) => {
+  if (request.type === "close") {
+    evaluators.delete(request.key);
+    return;
+  }
   let reply: ScoreWorkerReply;
   try {
+    const evaluator = evaluatorOf(request.key, request.scorer);
     reply = {
       id: request.id,
       scores: await evaluator.score({ diagnosis: request.diagnosis, gold: request.gold }),
