@@ -405,6 +405,9 @@ async function scoreAttempt(
     const scores = await scoresOf(run, prepared);
     if (!scores) return undefined;
     await run.writeOutput(ATTEMPT_FILES.scores, serialize(scores));
+    // Only a diagnosis makes scoring slow: past the deadline it is the agent's error.
+    const deadline = scores.warnings.find((w) => w.code === "scoring-deadline-exceeded");
+    if (deadline) fail(state, "agent-error", { code: "AGENT_ERROR", message: deadline.message });
     return scores.metrics;
   } catch (caught) {
     state.status = "infra-error";

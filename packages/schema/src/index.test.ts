@@ -31,6 +31,7 @@ describe("the public surface", () => {
       "LimitHit",
       "LineNumber",
       "MAX_DIAGNOSIS_BYTES",
+      "MAX_DIAGNOSIS_NAME_CHARS",
       "MAX_TRAJECTORY_BYTES",
       "MessageStep",
       "ModelCallStep",

@@ -33,6 +33,7 @@ export {
   Diagnosis,
   DiagnosisBlock,
   diagnosisSchema,
+  MAX_DIAGNOSIS_NAME_CHARS,
 } from "./diagnosis.js";
 export {
   DiagnosisScores,
