@@ -13,6 +13,7 @@ import {
 } from "./internal/base-workspace.js";
 import { chownTree, type Owner } from "./internal/copy-tree.js";
 import { materialize, type Replacement } from "./internal/materialize.js";
+import { neutralizeTimes } from "./internal/neutral-times.js";
 import { sourceKey } from "./internal/source-repo.js";
 import { removeStaleSiblings, tempSibling } from "./internal/temp-files.js";
 import { compileNeedles } from "./needles.js";
@@ -106,6 +107,9 @@ export async function prepareWorkspace(
     made = plan.cacheDir
       ? await copyFromCache(plan, plan.cacheDir, temp)
       : await buildUncached(plan, temp);
+    // A copy keeps the base's times, and reading the base (scoring, an earlier copy's digest)
+    // moved its atimes: every time is set to the one neutral date again.
+    if (plan.cacheDir) neutralizeTimes(temp);
     // An empty existing folder is replaced by the rename itself.
     if (options.replace && plan.existing) await removeAtomically(plan.dir);
     await rename(temp, plan.dir);
@@ -264,7 +268,6 @@ async function build(plan: WorkspacePlan, target: string): Promise<BuiltWorkspac
     await mkdir(target);
     const result = await materialize({
       reader,
-      sourceGitDir: gitdir,
       commit: sourceCommit,
       dir: target,
       matcher: compileNeedles(plan.needles),
