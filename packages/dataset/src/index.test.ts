@@ -16,6 +16,7 @@ describe("the public surface", () => {
       "incidentTask",
       "loadDataset",
       "loadGold",
+      "opaqueTaskId",
       "selectIncidents",
       "writeAgentTaskFolder",
       "writeTaskFiles",
