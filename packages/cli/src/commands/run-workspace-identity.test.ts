@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildIncidentRepository, loadDataset } from "@distdebug/dataset";
@@ -61,6 +62,21 @@ const git = (cwd: string, ...args: string[]): string =>
     },
   }).trim();
 
+/**
+ * Unpacks every pack of a bare repository into loose objects, as a repository that grew by
+ * pushes is before a repack: the server then packs it in git's recency order, where the
+ * versions of the files a fix changed come after everything the newest tree holds.
+ */
+async function unpackAll(bare: string): Promise<void> {
+  const packDir = join(bare, "objects/pack");
+  for (const name of readdirSync(packDir).filter((file) => file.endsWith(".pack"))) {
+    const pack = await readFile(join(packDir, name));
+    await rm(join(packDir, name));
+    await rm(join(packDir, name.replace(/\.pack$/, ".idx")));
+    execFileSync("git", ["unpack-objects", "-q"], { cwd: bare, input: pack });
+  }
+}
+
 let server: GitHttpServer;
 let fixedFiles: string[];
 let sections: Map<string, string>;
@@ -93,7 +109,12 @@ async function servedIncident(): Promise<string> {
   git(work, "commit", "-qm", "lease: take the store lock before reading the keys");
   const fix = git(work, "rev-parse", "HEAD");
   const served = await testdir();
-  execFileSync("git", ["clone", "-q", "--bare", work, join(served, "leasekv.git")]);
+  const bare = join(served, "leasekv.git");
+  execFileSync("git", ["clone", "-q", "--bare", work, bare]);
+  await unpackAll(bare);
+  // No deltas: git writes a delta family together, which hides the order on a repository this
+  // small; a large host's packs (reused, with bitmaps) keep recency order.
+  git(bare, "config", "pack.window", "0");
   server = await gitHttpServer(served);
 
   const dir = join(await testdir(), "dataset");
@@ -180,11 +201,11 @@ describe("an attacker in the sandbox of an incident served like the catalog's", 
       .filter((line) => line.startsWith("blob "))
       .map((line) => line.slice(5));
     expect(blobs.length).toBeGreaterThan(20);
+    expect(fixedFiles).not.toContain(blobs.at(-1));
+    expect(fixedFiles).not.toContain(diagnosis.blocks[0]?.path);
     expect(blobs).toEqual(
       [...blobs].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))),
     );
-    expect(fixedFiles).not.toContain(blobs.at(-1));
-    expect(fixedFiles).not.toContain(diagnosis.blocks[0]?.path);
   });
 
   it("reads one neutral time (2000-01-01) as the atime and mtime of every file and folder", () => {
