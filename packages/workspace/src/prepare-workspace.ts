@@ -81,7 +81,9 @@ export interface PrepareWorkspaceResult {
 /**
  * Materializes the tree of `commit` into `dir` as a fresh git repository with exactly one
  * neutral commit (no remotes, tags, other refs, reflogs or source objects), scrubbing
- * `needles` without changing any line. The base workspace is built once per
+ * `needles` without changing any line. Nothing but the tree shows through: objects are packed
+ * by path, files and folders created in path order, and every atime and mtime (each copy of
+ * the cached base included) is 2000-01-01. The base workspace is built once per
  * (source, commit, needles) in the cache and copied for each call. Work happens in a temporary
  * sibling renamed onto `dir` at the end: an interrupted call leaves nothing at `dir`.
  *
