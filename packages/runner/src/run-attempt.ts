@@ -256,7 +256,7 @@ async function takeOutcome(run: AttemptRun, outcome: AgentOutcome): Promise<void
 }
 
 /**
- * An agent's file with the attempt's opaque task id mapped back to the real incident id
+ * The agent's diagnosis with the attempt's opaque task id mapped back to the real incident id
  * (outside the sandbox): results keep the real id, and a diagnosis for the task it was given
  * is a diagnosis for its incident. Both ids are plain `[a-z0-9._-]` text, so JSON stays valid.
  */
@@ -321,7 +321,7 @@ async function collectTrajectory(
   if (bytes instanceof UnsafeAgentFile) refuse(bytes);
   else if (bytes && !recorded) {
     try {
-      trajectory = parseTrajectory(realIdentity(run, bytes), {
+      trajectory = parseTrajectory(bytes, {
         source: attemptPath(incidentId, attempt, ATTEMPT_FILES.trajectory),
       });
     } catch {
@@ -329,7 +329,8 @@ async function collectTrajectory(
       await run.writeOutput("trajectory.invalid.json", bytes);
     }
   }
-  let text = trajectory ? serialize(trajectory) : undefined;
+  // The agent knew its task id only: the stored trajectory names the real incident.
+  let text = trajectory ? serialize({ ...trajectory, incidentId }) : undefined;
   if (text !== undefined && Buffer.byteLength(text) > MAX_TRAJECTORY_BYTES) {
     // The harness's own record of a run that grew past the cap: its steps are dropped.
     fail(state, "limit-exceeded", {

@@ -83,6 +83,7 @@ let sections: Map<string, string>;
 let stderr: string;
 let code: number | null;
 let diagnosis: { incidentId: string; blocks: { path: string }[] };
+let trajectoryId: string | undefined;
 
 /**
  * The example incident as a catalog incident: its history plus a commit that puts an issue
@@ -172,6 +173,7 @@ async function runAttacker(dataset: string): Promise<void> {
   const attempt = join(work, "results", ID, "attempt-1");
   const trajectory = JSON.parse(await readFile(join(attempt, "trajectory.json"), "utf8"));
   const output: string = trajectory.steps[0]?.output ?? "";
+  trajectoryId = trajectory.incidentId;
   sections = new Map(
     output
       .split(/^== /m)
@@ -225,6 +227,7 @@ describe("an attacker in the sandbox of an incident served like the catalog's", 
     expect(identity.toLowerCase()).not.toContain(ISSUE_KEY.toLowerCase());
     // The harness maps the task id back: the results name the real incident.
     expect(diagnosis.incidentId).toBe(ID);
+    expect(trajectoryId).toBe(ID);
   });
 
   it("sees the issue mark above the bug scrubbed to a plain word, with no run of x to search for", () => {
