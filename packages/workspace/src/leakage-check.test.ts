@@ -42,8 +42,8 @@ async function workspace(): Promise<string> {
  * Checks a workspace the test planted leaks in; the plants' own times are set neutral first
  * (times are checked on their own below).
  */
-function check(dir: string): Promise<LeakageReport> {
-  neutralizeTimes(dir);
+async function check(dir: string): Promise<LeakageReport> {
+  await neutralizeTimes(dir);
   return checkLeakage({
     dir,
     needles: [source.issueKey],
@@ -201,7 +201,7 @@ describe("checkLeakage", () => {
         "fix-line Patch.java:2 contains a line the fix adds: "if (zxid < lastProcessedZxid) throw new IllegalStateException(\\"snapshot older than log\\");"",
       ]
     `);
-    neutralizeTimes(dir);
+    await neutralizeTimes(dir);
     const capped = await checkLeakage({
       dir,
       needles: [source.issueKey],

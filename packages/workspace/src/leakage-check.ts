@@ -100,12 +100,12 @@ export async function checkLeakage(options: CheckLeakageOptions): Promise<Leakag
       options.maxFindings ?? 1000,
     );
     const rel = (path: string) => relative(dir, path) || ".";
-    const stamped = stampedEntries(dir);
+    const stamped = await stampedEntries(dir);
     checkTimes(stamped, scanner);
     try {
       return await scanAll(dir, scanner, rel, options, fix);
     } finally {
-      putTimesBack(dir, stamped);
+      await putTimesBack(dir, stamped);
     }
   } finally {
     await fix?.reader.close();
@@ -124,11 +124,11 @@ function checkTimes(stamped: readonly StampedEntry[], scanner: LeakScanner): voi
 }
 
 /** Puts back the times the check found (its reads moved atimes); skipped where not allowed. */
-function putTimesBack(dir: string, stamped: readonly StampedEntry[]): void {
+async function putTimesBack(dir: string, stamped: readonly StampedEntry[]): Promise<void> {
   const seconds = (ns: bigint) => Number(ns / 1000n) / 1e6;
   const byRel = new Map(stamped.map((entry) => [entry.rel, entry.stats]));
   try {
-    restoreTimes(
+    await restoreTimes(
       dir,
       stamped.map((entry) => entry.rel),
       (rel) => {

@@ -79,7 +79,9 @@ describe("prepareWorkspace: the workspace bytes", () => {
         });
         expect(result.replacements).toHaveLength(2);
         // Before anything reads the copy (reading moves atimes).
-        const notNeutral = stampedEntries(dir).filter((entry) => !hasNeutralTimes(entry.stats));
+        const notNeutral = (await stampedEntries(dir)).filter(
+          (entry) => !hasNeutralTimes(entry.stats),
+        );
         expect(notNeutral.map((entry) => entry.rel)).toEqual([]);
         digests.push(digest(dir));
       }

@@ -111,7 +111,7 @@ export async function prepareWorkspace(
       : await buildUncached(plan, temp);
     // A copy keeps the base's times, and reading the base (scoring, an earlier copy's digest)
     // moved its atimes: every time is set to the one neutral date again.
-    if (plan.cacheDir) neutralizeTimes(temp);
+    if (plan.cacheDir) await neutralizeTimes(temp);
     // An empty existing folder is replaced by the rename itself.
     if (options.replace && plan.existing) await removeAtomically(plan.dir);
     await rename(temp, plan.dir);

@@ -193,7 +193,7 @@ export async function materialize(options: MaterializeOptions): Promise<Material
   const order = neutralObjectOrder(commit, newTree, (oid) => newTrees.get(oid));
   await writeGitDir(dir, pack.ordered(order), indexEntries(tree, written), commit);
   // Last: every time (files, folders, .git) the same fixed date, set after the last write.
-  neutralizeTimes(dir);
+  await neutralizeTimes(dir);
   return {
     sourceTree: tree.root,
     tree: newTree,

@@ -1,8 +1,12 @@
-import { type BigIntStats, lstatSync, lutimesSync, readdirSync } from "node:fs";
+import type { BigIntStats } from "node:fs";
+import { lstat, lutimes, readdir } from "node:fs/promises";
 import { join } from "node:path";
 
 /** 2000-01-01T00:00:00Z: the commit date and the mtime and atime of every workspace entry. */
 export const NEUTRAL_TIME = 946684800;
+
+/** Calls in flight at once: the walk and the stamping run in the thread pool, off the event loop. */
+const CONCURRENCY = 64;
 
 /** One entry below a folder, with its status taken before the entry was listed or read. */
 export interface StampedEntry {
@@ -11,22 +15,36 @@ export interface StampedEntry {
   stats: BigIntStats;
 }
 
+/** Runs `fn` over `items` in order, {@link CONCURRENCY} at a time; results in item order. */
+async function inChunks<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let at = 0; at < items.length; at += CONCURRENCY)
+    out.push(...(await Promise.all(items.slice(at, at + CONCURRENCY).map(fn))));
+  return out;
+}
+
 /**
  * Every entry below and including `root` in path order, each `lstat`ed before its folder is
  * listed (listing a folder updates its atime under `relatime`), so the recorded times are
- * those the entries had before this walk touched them.
+ * those the entries had before this walk touched them. Walks level by level.
  */
-export function stampedEntries(root: string): StampedEntry[] {
+export async function stampedEntries(root: string): Promise<StampedEntry[]> {
   const out: StampedEntry[] = [];
-  const visit = (rel: string) => {
-    const path = rel === "" ? root : join(root, rel);
-    const stats = lstatSync(path, { bigint: true });
-    out.push({ rel, stats });
-    if (!stats.isDirectory()) return;
-    for (const name of readdirSync(path).sort()) visit(rel === "" ? name : `${rel}/${name}`);
-  };
-  visit("");
-  return out;
+  const path = (rel: string) => (rel === "" ? root : join(root, rel));
+  let level = [""];
+  while (level.length > 0) {
+    const stamped = await inChunks(level, async (rel) => ({
+      rel,
+      stats: await lstat(path(rel), { bigint: true }),
+    }));
+    out.push(...stamped);
+    const folders = stamped.filter((entry) => entry.stats.isDirectory()).map((entry) => entry.rel);
+    const listed = await inChunks(folders, async (rel) =>
+      (await readdir(path(rel))).map((name) => (rel === "" ? name : `${rel}/${name}`)),
+    );
+    level = listed.flat();
+  }
+  return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }
 
 /** True when an entry's atime and mtime are both exactly {@link NEUTRAL_TIME}. */
@@ -37,28 +55,29 @@ export function hasNeutralTimes(stats: BigIntStats): boolean {
 
 /**
  * Sets the atime and mtime of every entry below and including `root` (folders and symlinks
- * too) to {@link NEUTRAL_TIME}, in path order, after listing everything: what the harness or a
- * previous reader of a copied base read leaves no trace, and no time reflects build order.
+ * too) to {@link NEUTRAL_TIME}, after listing everything: what the harness or a previous
+ * reader of a copied base read leaves no trace, and no time reflects build order.
  */
-export function neutralizeTimes(root: string): void {
-  restoreTimes(
+export async function neutralizeTimes(root: string): Promise<void> {
+  const entries = await stampedEntries(root);
+  await restoreTimes(
     root,
-    stampedEntries(root).map((entry) => entry.rel),
+    entries.map((entry) => entry.rel),
     () => [NEUTRAL_TIME, NEUTRAL_TIME],
   );
 }
 
 /**
- * Sets the times of the given entries (relative paths, in the given order) to what `times`
- * returns for each, `[atime, mtime]` in seconds.
+ * Sets the times of the given entries (relative paths, in path order, a chunk at a time) to
+ * what `times` returns for each, `[atime, mtime]` in seconds.
  */
-export function restoreTimes(
+export async function restoreTimes(
   root: string,
   rels: readonly string[],
   times: (rel: string) => [number, number],
-): void {
-  for (const rel of rels) {
+): Promise<void> {
+  await inChunks(rels, (rel) => {
     const [atime, mtime] = times(rel);
-    lutimesSync(rel === "" ? root : join(root, rel), atime, mtime);
-  }
+    return lutimes(rel === "" ? root : join(root, rel), atime, mtime);
+  });
 }
