@@ -55,15 +55,18 @@ export function hasNeutralTimes(stats: BigIntStats): boolean {
 
 /**
  * Sets the atime and mtime of every entry below and including `root` (folders and symlinks
- * too) to {@link NEUTRAL_TIME}, after listing everything (entries already at it are left
- * alone): what the harness or a previous reader of a copied base read leaves no trace, and no
+ * too) to {@link NEUTRAL_TIME}, after listing everything (files and links already at it are
+ * left alone): what the harness or a previous reader of a copied base read leaves no trace, and no
  * time reflects build order.
  */
 export async function neutralizeTimes(root: string): Promise<void> {
   const entries = await stampedEntries(root);
   await restoreTimes(
     root,
-    entries.filter((entry) => !hasNeutralTimes(entry.stats)).map((entry) => entry.rel),
+    // Folders always: listing them for this walk moved their atimes.
+    entries
+      .filter((entry) => entry.stats.isDirectory() || !hasNeutralTimes(entry.stats))
+      .map((entry) => entry.rel),
     () => [NEUTRAL_TIME, NEUTRAL_TIME],
   );
 }
