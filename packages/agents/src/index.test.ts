@@ -19,6 +19,7 @@ describe("the public surface", () => {
       "forwarderProgramFile",
       "startGateway",
       "withRetries",
+      "worstCaseCostOf",
     ]);
   });
 });

@@ -23,7 +23,7 @@ export {
   type ModelMessage,
   type ModelReply,
 } from "./model/model-client.js";
-export { costOf } from "./model/pricing.js";
+export { costOf, worstCaseCostOf } from "./model/pricing.js";
 export { type RetryOptions, withRetries } from "./model/retry.js";
 export { type MeteredCall, type UsageBudget, UsageMeter } from "./model/usage-meter.js";
 export { agentFor } from "./registry.js";

@@ -3,6 +3,7 @@ import { errorMessage as baseErrorMessage, DistDebugError } from "@distdebug/sch
 import { type Command, UsageError } from "./command.js";
 import { type CliIO, processIO } from "./io.js";
 import { commandTable, findCommand } from "./registry.js";
+import { terminalIO } from "./render/terminal-text.js";
 import { didYouMean } from "./suggest.js";
 
 /** The version of the CLI (the package version). */
@@ -103,7 +104,12 @@ function parseErrorMessage(error: unknown, options: readonly string[]): string {
  * const code = await runCli(["validate", "examples/diagnosis.json"]);
  * ```
  */
-export async function runCli(argv: readonly string[], io: CliIO = processIO()): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  terminal: CliIO = processIO(),
+): Promise<number> {
+  // Every write of every command goes through here (see terminalIO).
+  const io = terminalIO(terminal);
   if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {
     io.stdout(topHelp());
     return argv.length === 0 ? 2 : 0;

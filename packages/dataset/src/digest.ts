@@ -17,6 +17,25 @@ import { listFilesBelow } from "@distdebug/schema";
  * ```
  */
 export async function datasetDigest(dir: string): Promise<string> {
+  return digestOfFolder(dir);
+}
+
+/**
+ * The incident digest: {@link datasetDigest}'s rule over one incident folder, that is what
+ * the agent of this incident sees (its report, artifacts, incident.json with the repository
+ * revision, repository data) and not gold.json. An attempt's identity holds this digest, not
+ * the dataset's, so adding or editing another incident keeps its finished attempts.
+ *
+ * @example
+ * ```ts
+ * const digest = await incidentDigest("datasets/catalog/zookeeper-2845"); // "9b2e..."
+ * ```
+ */
+export async function incidentDigest(dir: string): Promise<string> {
+  return digestOfFolder(dir);
+}
+
+async function digestOfFolder(dir: string): Promise<string> {
   const root = resolve(dir);
   const hash = createHash("sha256");
   for (const path of await listFilesBelow(root)) {

@@ -15,6 +15,7 @@ describe("the public surface", () => {
       "datasetStats",
       "formatProblem",
       "globToRegExp",
+      "incidentDigest",
       "incidentTask",
       "loadDataset",
       "loadGold",

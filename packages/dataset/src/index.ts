@@ -12,7 +12,7 @@ export {
   buildIncidentRepository,
 } from "./build-repository.js";
 export { type BundledDataset, bundledDatasets } from "./bundled-datasets.js";
-export { datasetDigest } from "./digest.js";
+export { datasetDigest, incidentDigest } from "./digest.js";
 export { loadGold } from "./gold.js";
 export { checkDataset, loadDataset } from "./load-dataset.js";
 export { type DatasetProblem, formatProblem, type InvalidDatasetData } from "./problems.js";

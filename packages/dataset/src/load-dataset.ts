@@ -7,7 +7,7 @@ import {
   parseDatasetIndex,
   readFileChecked,
 } from "@distdebug/schema";
-import { datasetDigest } from "./digest.js";
+import { datasetDigest, incidentDigest } from "./digest.js";
 import { checkIncident } from "./internal/check-incident.js";
 import { problemsOf } from "./internal/files.js";
 import { type DatasetProblem, invalidDataset } from "./problems.js";
@@ -126,6 +126,7 @@ export async function checkDataset(dir: string): Promise<DatasetCheck> {
         incident,
         scorable: gold !== undefined,
         repository,
+        digest: await incidentDigest(resolve(root, id)),
       });
   }
   if (problems.length > 0) return { dir: root, ok: false, problems, notes, counts };

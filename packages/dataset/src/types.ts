@@ -20,6 +20,8 @@ export interface DatasetIncident {
   /** Has gold labels; an incident without them runs but its diagnosis cannot be scored. */
   readonly scorable: boolean;
   readonly repository: IncidentRepositorySource;
+  /** sha256 of the folder's files but gold.json (`incidentDigest`): part of every attempt's identity. */
+  readonly digest: string;
 }
 
 /** A loaded, fully validated dataset. */

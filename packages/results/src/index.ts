@@ -4,6 +4,13 @@ export {
   stageAttemptFolder,
 } from "./attempt-folder.js";
 export {
+  type AttemptIdentity,
+  type AttemptMatch,
+  attemptInputHash,
+  legacyAttemptInputHash,
+  matchAttempt,
+} from "./attempt-identity.js";
+export {
   ATTEMPT_FILES,
   attemptDir,
   attemptPath,

@@ -1,7 +1,9 @@
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Attempt, DistDebugError, SandboxPolicy, serialize } from "@distdebug/schema";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
+import { attemptInputHash, legacyAttemptInputHash } from "./attempt-identity.js";
 import {
   listAttemptFolders,
   readFinishedAttempt,
@@ -9,9 +11,20 @@ import {
   readSummary,
 } from "./results-files.js";
 
-const HASH = "a".repeat(64);
+const IDENTITY = {
+  harnessVersion: "0.1.0",
+  configHash: "c".repeat(64),
+  incidentId: "a-1",
+  incidentDigest: "d".repeat(64),
+  attempt: 1,
+};
+const HASH = attemptInputHash(IDENTITY);
 
-function attempt(status: Attempt["status"], inputHash = HASH): string {
+function attempt(
+  status: Attempt["status"],
+  inputHash = HASH,
+  incidentDigest: string | null = IDENTITY.incidentDigest,
+): string {
   const record: Attempt = {
     format: "distdebug.attempt/1",
     incidentId: "a-1",
@@ -23,6 +36,7 @@ function attempt(status: Attempt["status"], inputHash = HASH): string {
     timings: {},
     usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, calls: 0, costUsd: null },
     inputHash,
+    ...(incidentDigest ? { incidentDigest } : {}),
     outputs: {},
     sandbox: { backend: "bubblewrap", policy: SandboxPolicy.parse({}) },
   };
@@ -55,9 +69,34 @@ describe("readFinishedAttempt", () => {
       "infra/attempt.json": attempt("infra-error"),
       "invalid/attempt.json": "{",
     });
-    expect((await readFinishedAttempt(join(dir, "done"), HASH))?.status).toBe("agent-error");
+    expect((await readFinishedAttempt(join(dir, "done"), IDENTITY))?.status).toBe("agent-error");
     for (const name of ["other", "infra", "invalid", "missing"])
-      expect(await readFinishedAttempt(join(dir, name), HASH), name).toBeUndefined();
+      expect(await readFinishedAttempt(join(dir, name), IDENTITY), name).toBeUndefined();
+  });
+
+  it("refuses an attempt of another version of its incident, whatever its hash", async () => {
+    const dir = await testdir({ "done/attempt.json": attempt("succeeded", HASH, "e".repeat(64)) });
+    expect(await readFinishedAttempt(join(dir, "done"), IDENTITY)).toBeUndefined();
+  });
+
+  it("migrates an attempt written before per-incident identities while its dataset is unchanged", async () => {
+    const datasetDigest = "f".repeat(64);
+    const legacy = legacyAttemptInputHash({ ...IDENTITY, datasetDigest });
+    const dir = await testdir({
+      "old/attempt.json": attempt("succeeded", legacy, null),
+      "changed/attempt.json": attempt("succeeded", legacy, null),
+    });
+    const migrated = await readFinishedAttempt(join(dir, "old"), { ...IDENTITY, datasetDigest });
+    expect(migrated).toMatchObject({ inputHash: HASH, incidentDigest: IDENTITY.incidentDigest });
+    const onDisk = JSON.parse(await readFile(join(dir, "old/attempt.json"), "utf8"));
+    expect(onDisk).toMatchObject({ inputHash: HASH, incidentDigest: IDENTITY.incidentDigest });
+    // Read again with the new identity only: it is now a current attempt.
+    expect(await readFinishedAttempt(join(dir, "old"), IDENTITY)).toMatchObject({
+      status: "succeeded",
+    });
+    // The dataset changed since: which incident changed is unknown, so it is redone.
+    const other = { ...IDENTITY, datasetDigest: "0".repeat(64) };
+    expect(await readFinishedAttempt(join(dir, "changed"), other)).toBeUndefined();
   });
 });
 

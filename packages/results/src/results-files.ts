@@ -12,6 +12,7 @@ import {
   serialize,
   writeFileAtomic,
 } from "@distdebug/schema";
+import { type AttemptIdentity, attemptInputHash, matchAttempt } from "./attempt-identity.js";
 import { ATTEMPT_FILES, attemptNumber, runInfoPath, summaryPath } from "./layout.js";
 
 /** One `<incident>/attempt-<k>` folder of a results folder. */
@@ -76,20 +77,23 @@ export async function listAttemptFolders(outDir: string): Promise<AttemptFolder[
 const FINISHED = new Set<Attempt["status"]>(["succeeded", "agent-error", "limit-exceeded"]);
 
 /**
- * Reads a finished attempt (`succeeded`, `agent-error` or `limit-exceeded`) whose
- * `attempt.json` carries `inputHash`; undefined when the record is missing, invalid, of other
+ * Reads a finished attempt (`succeeded`, `agent-error` or `limit-exceeded`) made for
+ * `identity` (see `matchAttempt`); undefined when the record is missing, invalid, of other
  * inputs, or not finished (an interrupted attempt is redone). An `infra-error` attempt is
  * returned too with `keepInfraErrors` (resume keeps it unless rerunning infra errors is asked).
+ * A record written before per-incident identities whose whole-dataset hash still matches
+ * (`datasetDigest`: the dataset did not change) is migrated in place: its attempt.json gains
+ * `incidentDigest` and the per-incident `inputHash`, written atomically.
  *
  * @example
  * ```ts
- * const record = await readFinishedAttempt(attemptDir(outDir, "zklite-142", 1), inputHash);
+ * const record = await readFinishedAttempt(attemptDir(outDir, "zklite-142", 1), identity);
  * if (!record) await runItAgain();
  * ```
  */
 export async function readFinishedAttempt(
   dir: string,
-  inputHash: string,
+  identity: AttemptIdentity & { datasetDigest?: string },
   options: { keepInfraErrors?: boolean } = {},
 ): Promise<Attempt | undefined> {
   let text: string;
@@ -98,15 +102,25 @@ export async function readFinishedAttempt(
   } catch {
     return undefined;
   }
+  let record: Attempt;
   try {
-    const record = parseAttempt(text);
-    const kept =
-      FINISHED.has(record.status) ||
-      (options.keepInfraErrors === true && record.status === "infra-error");
-    return record.inputHash === inputHash && kept ? record : undefined;
+    record = parseAttempt(text);
   } catch {
     return undefined;
   }
+  const kept =
+    FINISHED.has(record.status) ||
+    (options.keepInfraErrors === true && record.status === "infra-error");
+  const match = matchAttempt(record, identity);
+  if (!kept || match === "stale") return undefined;
+  if (match === "current") return record;
+  const migrated: Attempt = {
+    ...record,
+    incidentDigest: identity.incidentDigest,
+    inputHash: attemptInputHash(identity),
+  };
+  await writeFileAtomic(join(dir, ATTEMPT_FILES.attempt), serialize(migrated));
+  return migrated;
 }
 
 async function readResultsFile<T>(

@@ -6,7 +6,6 @@ describe("the public surface", () => {
   it("is exactly this list of names", () => {
     expect(Object.keys(api).sort()).toEqual([
       "ADJACENT_ROWS",
-      "attemptInputHash",
       "checkShard",
       "findMirror",
       "incidentsOfShard",

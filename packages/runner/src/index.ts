@@ -10,7 +10,6 @@ export {
   type RunBenchmarkResult,
   runBenchmark,
 } from "./run-benchmark.js";
-export { attemptInputHash } from "./run-info.js";
 export {
   type ScoreResultsOptions,
   type ScoreResultsResult,

@@ -7,7 +7,9 @@ import { createSandbox } from "@distdebug/sandbox";
 import {
   type Attempt,
   type AttemptStatus,
+  checkJsonText,
   type Diagnosis,
+  type DiagnosisScores,
   DistDebugError,
   emptyUsage,
   errorMessage,
@@ -55,6 +57,11 @@ export interface RunAttemptOptions {
   tempDir: string;
   /** Values redacted from every file of the attempt (the model's API key). */
   secrets?: readonly string[];
+  /**
+   * The host folders the run checked the policy's binds against (`checkSandboxEnvelope`),
+   * recorded in attempt.json; without them `package` and `verify` refuse the attempt.
+   */
+  protectedPaths?: readonly string[];
   signal?: AbortSignal;
   onEvent?: RunEventListener;
 }
@@ -124,7 +131,7 @@ function fail(state: AttemptState, status: AttemptStatus, error: AttemptState["e
 }
 
 /** The attempt's policy: the config's, with the agent's binds and network. */
-function attemptPolicy(options: RunAttemptOptions): SandboxPolicy {
+export function attemptPolicy(options: Pick<RunAttemptOptions, "config" | "agent">): SandboxPolicy {
   return SandboxPolicySchema.parse({
     ...options.config.environment.sandbox,
     readOnlyBinds: [
@@ -253,11 +260,55 @@ async function takeOutcome(run: AttemptRun, outcome: AgentOutcome): Promise<void
 }
 
 /**
+ * The boundary around everything the harness does with what the agent left behind (reading,
+ * parsing, converting, serializing, scoring its diagnosis): whatever `step` throws is the
+ * agent's fault, so the attempt becomes `agent-error` with a one-line reason, never
+ * `infra-error`. Returns {@link AGENT_FAULT} then. An interruption stays an interruption.
+ */
+async function agentOutput<T>(run: AttemptRun, step: () => Promise<T>): Promise<T | AgentFault> {
+  try {
+    return await step();
+  } catch (caught) {
+    if (run.signal.aborted) throw caught;
+    const { message } = errorOf(caught);
+    fail(run.state, "agent-error", {
+      code: "AGENT_ERROR",
+      message: `the agent's output could not be handled: ${message.split("\n")[0]}`,
+    });
+    return AGENT_FAULT;
+  }
+}
+
+/** What {@link agentOutput} returns when the agent's output made its step fail. */
+const AGENT_FAULT = Symbol("agent-fault");
+type AgentFault = typeof AGENT_FAULT;
+
+/** The files of an attempt folder that come from the agent's output, by name, ready to write. */
+type OutputFiles = Map<string, string | Uint8Array>;
+
+/**
+ * The agent's files, handled inside {@link agentOutput}, then written by the harness (a failed
+ * write is the harness's fault: its disk). The trajectory is always written: the harness's
+ * empty record when the agent's could not be handled.
+ */
+async function collectOutputs(run: AttemptRun, outcome: AgentOutcome): Promise<void> {
+  const files: OutputFiles = new Map();
+  await agentOutput(run, () => readOutputs(run, outcome, files));
+  if (!files.has(ATTEMPT_FILES.trajectory))
+    files.set(ATTEMPT_FILES.trajectory, serialize(harnessTrajectory(run)));
+  for (const [name, data] of files) await run.writeOutput(name, data);
+}
+
+/**
  * The agent's files: validated; the diagnosis kept as written, the trajectory normalized. A
  * file that is not a plain regular file under its size limit is the agent's error and nothing
  * of it reaches the results.
  */
-async function collectOutputs(run: AttemptRun, outcome: AgentOutcome): Promise<void> {
+async function readOutputs(
+  run: AttemptRun,
+  outcome: AgentOutcome,
+  files: OutputFiles,
+): Promise<void> {
   const { state, incidentId, attempt, resources } = run;
   const refuse = (unsafe: UnsafeAgentFile) => {
     if (state.error?.code === "UNSAFE_AGENT_FILE" || state.limitHit === "disk") return;
@@ -271,7 +322,7 @@ async function collectOutputs(run: AttemptRun, outcome: AgentOutcome): Promise<v
   );
   if (diagnosisBytes instanceof UnsafeAgentFile) refuse(diagnosisBytes);
   else if (diagnosisBytes) {
-    await run.writeOutput(ATTEMPT_FILES.diagnosis, diagnosisBytes);
+    files.set(ATTEMPT_FILES.diagnosis, diagnosisBytes);
     try {
       state.diagnosis = parseDiagnosis(diagnosisBytes, {
         source: attemptPath(incidentId, attempt, ATTEMPT_FILES.diagnosis),
@@ -284,7 +335,19 @@ async function collectOutputs(run: AttemptRun, outcome: AgentOutcome): Promise<v
       code: "NO_DIAGNOSIS",
       message: "the agent wrote no diagnosis.json",
     });
-  await collectTrajectory(run, outcome.trajectory, refuse);
+  await collectTrajectory(run, outcome.trajectory, refuse, files);
+}
+
+/** The harness's own record of an attempt whose trajectory is missing or was dropped. */
+function harnessTrajectory(run: AttemptRun): Trajectory {
+  return {
+    format: "distdebug.trajectory/1",
+    incidentId: run.incidentId,
+    agent: { name: run.options.agent.name },
+    exitStatus: run.state.status,
+    usage: run.state.usage,
+    steps: [],
+  };
 }
 
 /**
@@ -295,6 +358,7 @@ async function collectTrajectory(
   run: AttemptRun,
   recorded: Trajectory | undefined,
   refuse: (unsafe: UnsafeAgentFile) => void,
+  files: OutputFiles,
 ): Promise<void> {
   const { state, incidentId, attempt } = run;
   let trajectory = recorded;
@@ -303,18 +367,19 @@ async function collectTrajectory(
     ATTEMPT_FILES.trajectory,
     MAX_TRAJECTORY_BYTES,
   );
+  const source = attemptPath(incidentId, attempt, ATTEMPT_FILES.trajectory);
   if (bytes instanceof UnsafeAgentFile) refuse(bytes);
-  else if (bytes && !recorded) {
+  // Too deep or too large is the agent's error whoever parses the file (throws to agentOutput).
+  else if (bytes) checkJsonText(bytes, { source });
+  if (bytes && !(bytes instanceof UnsafeAgentFile) && !recorded) {
     try {
-      trajectory = parseTrajectory(bytes, {
-        source: attemptPath(incidentId, attempt, ATTEMPT_FILES.trajectory),
-      });
+      trajectory = parseTrajectory(bytes, { source });
     } catch {
       // Kept as written for inspection.
-      await run.writeOutput("trajectory.invalid.json", bytes);
+      files.set("trajectory.invalid.json", bytes);
     }
   }
-  let text = trajectory ? serialize(trajectory) : undefined;
+  const text = trajectory ? serialize(trajectory) : undefined;
   if (text !== undefined && Buffer.byteLength(text) > MAX_TRAJECTORY_BYTES) {
     // The harness's own record of a run that grew past the cap: its steps are dropped.
     fail(state, "limit-exceeded", {
@@ -322,20 +387,14 @@ async function collectTrajectory(
       message: `the trajectory grew to ${formatMiB(Buffer.byteLength(text))}, over the ${formatMiB(MAX_TRAJECTORY_BYTES)} limit; its steps were dropped`,
     });
     state.limitHit ??= "file-size";
-    text = undefined;
-  }
-  text ??= serialize({
-    format: "distdebug.trajectory/1",
-    incidentId,
-    agent: { name: run.options.agent.name },
-    exitStatus: state.status,
-    usage: state.usage,
-    steps: [],
-  } satisfies Trajectory);
-  await run.writeOutput(ATTEMPT_FILES.trajectory, text);
+  } else if (text !== undefined) files.set(ATTEMPT_FILES.trajectory, text);
 }
 
-/** Scores a finished attempt (a failed one scores 0 whatever it wrote, STATS.md). */
+/**
+ * Scores a finished attempt (a failed one scores 0 whatever it wrote, STATS.md). Scoring the
+ * agent's diagnosis is handling its output (a failure is the agent's, and it scores 0); scoring
+ * no diagnosis is the harness's own work (a failure is an infra error).
+ */
 async function scoreAttempt(
   run: AttemptRun,
   prepared: PreparedIncident,
@@ -343,12 +402,12 @@ async function scoreAttempt(
   const { state } = run;
   run.phase("scoring");
   try {
-    const scores = await prepared.score(
-      state.status === "succeeded" ? state.diagnosis : undefined,
-      run.incidentId,
-    );
+    const scores = await scoresOf(run, prepared);
     if (!scores) return undefined;
     await run.writeOutput(ATTEMPT_FILES.scores, serialize(scores));
+    // Only a diagnosis makes scoring slow: past the deadline it is the agent's error.
+    const deadline = scores.warnings.find((w) => w.code === "scoring-deadline-exceeded");
+    if (deadline) fail(state, "agent-error", { code: "AGENT_ERROR", message: deadline.message });
     return scores.metrics;
   } catch (caught) {
     state.status = "infra-error";
@@ -357,6 +416,19 @@ async function scoreAttempt(
   } finally {
     run.endPhase("scoring");
   }
+}
+
+/** The scores of the agent's diagnosis if it has one that scores, else those of none. */
+async function scoresOf(
+  run: AttemptRun,
+  prepared: PreparedIncident,
+): Promise<DiagnosisScores | undefined> {
+  const diagnosis = run.state.status === "succeeded" ? run.state.diagnosis : undefined;
+  if (diagnosis) {
+    const scores = await agentOutput(run, () => prepared.score(diagnosis, run.incidentId));
+    if (scores !== AGENT_FAULT) return scores;
+  }
+  return prepared.score(undefined, run.incidentId);
 }
 
 /** A failure of the attempt's steps: interrupted, the disk or memory budget, or the harness's fault. */
@@ -433,12 +505,14 @@ function attemptRecord(
     timings: run.timings,
     usage: state.usage,
     inputHash: run.options.inputHash,
+    incidentDigest: run.options.incident.digest,
     outputs: state.outputs,
     ...(metrics ? { metrics } : {}),
     sandbox: {
       backend,
       policy: run.resources.policy,
       enforcement: run.resources.enforcement,
+      ...(run.options.protectedPaths ? { protectedPaths: [...run.options.protectedPaths] } : {}),
     },
   };
 }

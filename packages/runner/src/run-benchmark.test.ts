@@ -168,21 +168,27 @@ describe("runBenchmark", () => {
     ).rejects.toMatchObject({ code: "RESULTS_CONFLICT" });
   });
 
-  it("refuses a changed dataset after a run unless redo is asked", async () => {
+  it("reruns only the incident whose report changed in a new version of the dataset", async () => {
     const copy = join(await testdir(), "dataset");
     await cp(exampleDir, copy, { recursive: true });
     const before = await loadDataset(copy);
-    const incidents = before.incidents.slice(0, 1);
+    const incidents = before.incidents.slice(0, 2);
     const outDir = join(await testdir(), "results");
     const options = { config: config("data"), outDir, cacheDir, attempts: 1 };
-    expect((await runBenchmark({ ...options, dataset: before, incidents })).ran).toBe(1);
+    expect((await runBenchmark({ ...options, dataset: before, incidents })).ran).toBe(2);
     expect((await runBenchmark({ ...options, dataset: before, incidents })).ran).toBe(0);
     await appendFile(join(incidents[0]!.dir, "report.md"), "\nOne more line from the reporter.\n");
     const after = await loadDataset(copy);
     expect(after.digest).not.toBe(before.digest);
-    const again = { ...options, dataset: after, incidents: after.incidents.slice(0, 1) };
-    await expect(runBenchmark(again)).rejects.toThrow(/another version of the dataset.*--redo/);
-    expect((await runBenchmark({ ...again, redo: true })).ran).toBe(1);
+    expect(after.incidents[0]!.digest).not.toBe(before.incidents[0]!.digest);
+    expect(after.incidents[1]!.digest).toBe(before.incidents[1]!.digest);
+    const again = { ...options, dataset: after, incidents: after.incidents.slice(0, 2) };
+    const result = await runBenchmark(again);
+    expect({ ran: result.ran, reused: result.reused }).toEqual({ ran: 1, reused: 1 });
+    expect(result.attempts.map((attempt) => attempt.incidentDigest)).toEqual(
+      after.incidents.slice(0, 2).map((incident) => incident.digest),
+    );
+    expect((await runBenchmark({ ...again, redo: true })).ran).toBe(2);
   });
 
   it("refuses a second run on a results folder in use, and cleans what a killed run left", async () => {

@@ -4,6 +4,7 @@ import { type Agent, agentFor, apiKeyEnvName } from "@distdebug/agents";
 import type { Dataset, DatasetIncident } from "@distdebug/dataset";
 import {
   attemptDir,
+  attemptInputHash,
   readFinishedAttempt,
   readRunInfo,
   redactSecrets,
@@ -22,9 +23,11 @@ import {
 import { defaultCacheDir } from "@distdebug/workspace";
 import type { RunEvent, RunEventListener } from "./events.js";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
-import { runAttempt } from "./run-attempt.js";
-import { attemptInputHash, buildRunInfo, configHash } from "./run-info.js";
+import { attemptPolicy, runAttempt } from "./run-attempt.js";
+import { buildRunInfo, configHash } from "./run-info.js";
+import { checkSandboxEnvelope } from "./sandbox-envelope.js";
 import { incidentsOfShard, type Shard } from "./shard.js";
+import { HARNESS_VERSION } from "./version.js";
 import { removeDeadWorkDirs } from "./work-dirs.js";
 
 /** Options of {@link runBenchmark}. */
@@ -56,6 +59,11 @@ export interface RunBenchmarkOptions {
   cacheDir?: string;
   /** The environment `${VAR}` references and API keys are read from. Default `process.env`. */
   env?: Record<string, string | undefined>;
+  /**
+   * Accept `backend: "no-sandbox"` (the agent runs on the host as this user): development
+   * only; `package` and `verify` refuse its attempts. Default false: such a config is refused.
+   */
+  allowNoSandbox?: boolean;
   /** Use this agent instead of the one the config names (tests, custom harnesses). */
   agent?: Agent;
   /** On abort: no new attempt starts, running ones end as `interrupted`. */
@@ -82,11 +90,16 @@ function shardLabel(shard: Shard | undefined): string {
 }
 
 /**
- * Writes run.json, refusing a results folder that belongs to another configuration or
- * dataset (its finished attempts would silently stop counting) unless `redo` is asked. A run
- * of fewer attempts or a subset of incidents keeps the folder's attempt count.
+ * Writes run.json, refusing a results folder that belongs to another configuration (its
+ * finished attempts would silently stop counting) unless `redo` is asked. Another version of
+ * the dataset is fine: each attempt's identity holds its own incident's digest, so only the
+ * attempts of added or edited incidents run. A run of fewer attempts or a subset of
+ * incidents keeps the folder's attempt count. Returns the dataset digest the folder's
+ * run.json recorded before (to recognize attempts written before per-incident identities).
  */
-async function claimResultsDir(options: RunBenchmarkOptions): Promise<void> {
+async function claimResultsDir(
+  options: RunBenchmarkOptions,
+): Promise<{ previousDatasetDigest?: string }> {
   const info = buildRunInfo({
     config: options.config,
     dataset: options.dataset,
@@ -117,12 +130,8 @@ async function claimResultsDir(options: RunBenchmarkOptions): Promise<void> {
         data: { outDir: options.outDir, existing: previous.shard, requested: info.shard },
       });
     }
-    const changed = [
-      ...(previous.configHash === info.configHash ? [] : [`the configuration "${info.name}"`]),
-      ...(previous.dataset.digest === info.dataset.digest
-        ? []
-        : [`the dataset (${previous.dataset.name} ${previous.dataset.version})`]),
-    ];
+    const changed =
+      previous.configHash === info.configHash ? [] : [`the configuration "${info.name}"`];
     if (changed.length > 0 && !options.redo) {
       throw new DistDebugError({
         code: "RESULTS_CONFLICT",
@@ -142,6 +151,7 @@ async function claimResultsDir(options: RunBenchmarkOptions): Promise<void> {
     }
   }
   await writeRunInfo(options.outDir, info);
+  return previous ? { previousDatasetDigest: previous.dataset.digest } : {};
 }
 
 /**
@@ -188,7 +198,12 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
     what: `the results folder ${options.outDir}`,
   });
   try {
-    await claimResultsDir({ ...options, config });
+    const protectedPaths = await checkSandboxEnvelope({
+      policy: attemptPolicy({ config: resolvedConfig, agent }),
+      protectedFolders: [options.dataset.dir, cacheDir, options.outDir],
+      allowNoSandbox: options.allowNoSandbox ?? false,
+    });
+    const { previousDatasetDigest } = await claimResultsDir({ ...options, config });
     // What a killed run left behind (safe: this run holds the results folder's lock).
     await removeAttemptLeftovers(
       options.outDir,
@@ -196,21 +211,29 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
     );
     await removeDeadWorkDirs(tempDir);
     const hashOfConfig = configHash(config);
+    // Attempts written before per-incident identities hashed the whole dataset: they still
+    // match while the dataset is the one they were made with (then their incident is too).
+    const legacyDigest =
+      previousDatasetDigest === options.dataset.digest ? previousDatasetDigest : undefined;
     const records = new Map<string, Attempt>();
     const jobs: { incident: DatasetIncident; attempt: number; inputHash: string }[] = [];
     for (const incident of incidents) {
       for (let attempt = 1; attempt <= attemptsPerIncident; attempt++) {
-        const inputHash = attemptInputHash({
+        const identity = {
+          harnessVersion: HARNESS_VERSION,
           configHash: hashOfConfig,
-          datasetDigest: options.dataset.digest,
           incidentId: incident.id,
+          incidentDigest: incident.digest,
           attempt,
-        });
+        };
+        const inputHash = attemptInputHash(identity);
         const finished = options.redo
           ? undefined
-          : await readFinishedAttempt(attemptDir(options.outDir, incident.id, attempt), inputHash, {
-              keepInfraErrors: !options.rerunInfraErrors,
-            });
+          : await readFinishedAttempt(
+              attemptDir(options.outDir, incident.id, attempt),
+              { ...identity, ...(legacyDigest ? { datasetDigest: legacyDigest } : {}) },
+              { keepInfraErrors: !options.rerunInfraErrors },
+            );
         if (finished) {
           records.set(`${incident.id}/${attempt}`, finished);
           emit({ type: "attempt-skip", incidentId: incident.id, attempt, status: finished.status });
@@ -279,6 +302,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
           inputHash: job.inputHash,
           tempDir,
           secrets,
+          protectedPaths,
           signal,
           onEvent: (event) => emit(redactEvent(event, secrets)),
         });

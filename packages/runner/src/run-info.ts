@@ -29,26 +29,8 @@ export function configHash(config: RunConfig): string {
   return sha256Hex(canonicalJson(configIdentity(config)));
 }
 
-/**
- * The input hash of one attempt: the harness version, the config identity, the dataset
- * digest, the incident and the attempt number. Resume reuses an attempt only when its
- * `attempt.json` carries this exact hash.
- */
-export function attemptInputHash(options: {
-  configHash: string;
-  datasetDigest: string;
-  incidentId: string;
-  attempt: number;
-}): string {
-  return sha256Hex(
-    canonicalJson({
-      harness: HARNESS_VERSION,
-      config: options.configHash,
-      dataset: options.datasetDigest,
-      incident: options.incidentId,
-      attempt: options.attempt,
-    }),
-  );
+function shardInfo({ index, count, scheduler }: Shard): NonNullable<RunInfo["shard"]> {
+  return { index, count, ...(scheduler ? { scheduler } : {}) };
 }
 
 /** Builds `run.json` for a run. The config is stored as written: `${VAR}` references stay unresolved. */
@@ -66,7 +48,7 @@ export function buildRunInfo(options: {
     config,
     configHash: configHash(config),
     harness: { version: HARNESS_VERSION, packages: { "@distdebug/runner": HARNESS_VERSION } },
-    ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
+    ...(options.shard ? { shard: shardInfo(options.shard) } : {}),
     dataset: {
       name: dataset.index.name,
       version: dataset.index.version,

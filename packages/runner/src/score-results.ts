@@ -1,10 +1,17 @@
 import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { type Dataset, loadDataset, loadGold } from "@distdebug/dataset";
-import { ATTEMPT_FILES, attemptDir, readRunInfo, writeSummary } from "@distdebug/results";
+import {
+  ATTEMPT_FILES,
+  attemptDir,
+  matchAttempt,
+  readRunInfo,
+  writeSummary,
+} from "@distdebug/results";
 import {
   type Attempt,
   type DiagnosisScores,
+  MAX_DIAGNOSIS_BYTES,
   parseAttempt,
   parseDiagnosis,
   type RunInfo,
@@ -16,7 +23,7 @@ import {
 import { type AttemptRecord, type IncidentRecord, summarize } from "@distdebug/stats";
 import { defaultCacheDir } from "@distdebug/workspace";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
-import { attemptInputHash } from "./run-info.js";
+import { HARNESS_VERSION } from "./version.js";
 
 /** Options of {@link scoreResults}. */
 export interface ScoreResultsOptions {
@@ -114,13 +121,15 @@ export async function scoreResults(options: ScoreResultsOptions): Promise<ScoreR
         } catch {
           continue;
         }
-        const expected = attemptInputHash({
+        const match = matchAttempt(record, {
+          harnessVersion: HARNESS_VERSION,
           configHash: run.configHash,
-          datasetDigest: dataset.digest,
           incidentId: incident.id,
+          incidentDigest: incident.digest,
           attempt,
+          ...(run.dataset.digest === dataset.digest ? { datasetDigest: dataset.digest } : {}),
         });
-        if (record.inputHash !== expected) {
+        if (match === "stale") {
           stale.push({ incidentId: incident.id, attempt });
           continue;
         }
@@ -137,7 +146,10 @@ export async function scoreResults(options: ScoreResultsOptions): Promise<ScoreR
           }
           let diagnosis: ReturnType<typeof parseDiagnosis> | undefined;
           try {
-            diagnosis = parseDiagnosis(await readFileChecked(join(dir, ATTEMPT_FILES.diagnosis)));
+            // The runner's cap: a diagnosis over 1 MiB was never the attempt's.
+            const path = join(dir, ATTEMPT_FILES.diagnosis);
+            const bytes = await readFileChecked(path, { maxBytes: MAX_DIAGNOSIS_BYTES });
+            diagnosis = parseDiagnosis(bytes);
           } catch {
             diagnosis = undefined;
           }
@@ -169,6 +181,8 @@ export async function scoreResults(options: ScoreResultsOptions): Promise<ScoreR
           ...(scores ? { metrics: scores.metrics } : {}),
         });
       }
+      // One incident at a time: its scorer's worker is not needed after its attempts.
+      await prepared?.close();
     }
   } finally {
     await rm(scratch, { recursive: true, force: true });

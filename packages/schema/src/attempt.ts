@@ -59,16 +59,32 @@ export const Attempt = z.object({
   /** Milliseconds spent per phase: workspace, leakage, agent, scoring. */
   timings: z.record(z.string(), z.number().min(0)).default({}),
   usage: Usage,
-  /** Hash of everything the attempt depends on: config, incident, index, dataset, harness. */
+  /**
+   * Hash of everything the attempt depends on: the harness version, the config identity, the
+   * incident id and digest, the attempt number (`attemptInputHash` in @distdebug/results).
+   */
   inputHash: Sha256,
+  /**
+   * sha256 of what the agent of this incident saw: the incident folder's files but gold.json.
+   * Absent in attempts written before per-incident identities (their `inputHash` covered the
+   * whole dataset's digest).
+   */
+  incidentDigest: Sha256.optional(),
   /** sha256 of each output file of the attempt folder. */
   outputs: z.record(z.string(), Sha256).default({}),
   /** Headline metrics copied from diagnosis_scores.json, for quick reading. */
   metrics: ScoreMetrics.optional(),
   sandbox: z.object({
     backend: z.string(),
+    /** The effective policy of the attempt (the config's, with the agent's binds and the leased uid). */
     policy: SandboxPolicy,
     enforcement: ResourceEnforcement.optional(),
+    /**
+     * The host folders `run` checked the policy's binds against (the dataset, cache and
+     * results folders; see `sandboxEnvelopeProblems`). Absent in attempts written before that
+     * check, which `package` and `verify` refuse.
+     */
+    protectedPaths: z.array(z.string()).optional(),
   }),
 });
 /** `attempt.json`. */

@@ -1,15 +1,53 @@
 import { z } from "zod";
 import { SandboxPolicy } from "./sandbox-policy.js";
 
-/** Prices in US dollars per million tokens. */
+/**
+ * Prices in US dollars per million tokens, one per token class the providers bill. The
+ * optional ones default to a multiple of the input or output price that is never below what
+ * Anthropic and OpenAI charge (see {@link effectivePrices}); name them to meter less.
+ */
 export const ModelPrices = z.object({
+  /** Plain (uncached) prompt tokens. */
   inputPerMillion: z.number().min(0),
+  /** Completion tokens. */
   outputPerMillion: z.number().min(0),
-  /** Price of cached input tokens; defaults to the input price. */
+  /** Prompt tokens read from the provider's cache. Default: the input price. */
   cachedInputPerMillion: z.number().min(0).optional(),
+  /** Prompt tokens written to the cache for 5 minutes (Anthropic). Default: 1.25 x the input price. */
+  cacheWrite5mPerMillion: z.number().min(0).optional(),
+  /** Prompt tokens written to the cache for 1 hour (Anthropic). Default: 2 x the input price. */
+  cacheWrite1hPerMillion: z.number().min(0).optional(),
+  /** Completion tokens spent reasoning. Default: the output price. */
+  reasoningPerMillion: z.number().min(0).optional(),
 });
 /** Prices in US dollars per million tokens. */
 export type ModelPrices = z.infer<typeof ModelPrices>;
+
+/** Multiples of the input price for the cache-write classes a config does not price. */
+export const CACHE_WRITE_PRICE_FACTORS = { "5m": 1.25, "1h": 2 } as const;
+
+/**
+ * Every price of `prices` with the defaults filled in: cached input at the input price,
+ * 5-minute cache writes at 1.25 x and 1-hour writes at 2 x the input price (Anthropic's
+ * multipliers), reasoning at the output price.
+ *
+ * @example
+ * ```ts
+ * effectivePrices({ inputPerMillion: 3, outputPerMillion: 15 }).cacheWrite1hPerMillion; // 6
+ * ```
+ */
+export function effectivePrices(prices: ModelPrices): { [Class in keyof ModelPrices]-?: number } {
+  return {
+    inputPerMillion: prices.inputPerMillion,
+    outputPerMillion: prices.outputPerMillion,
+    cachedInputPerMillion: prices.cachedInputPerMillion ?? prices.inputPerMillion,
+    cacheWrite5mPerMillion:
+      prices.cacheWrite5mPerMillion ?? prices.inputPerMillion * CACHE_WRITE_PRICE_FACTORS["5m"],
+    cacheWrite1hPerMillion:
+      prices.cacheWrite1hPerMillion ?? prices.inputPerMillion * CACHE_WRITE_PRICE_FACTORS["1h"],
+    reasoningPerMillion: prices.reasoningPerMillion ?? prices.outputPerMillion,
+  };
+}
 
 /** The model an agent talks to. */
 export const ModelConfig = z.object({
@@ -27,7 +65,11 @@ export const ModelConfig = z.object({
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
     .optional(),
-  /** Extra request parameters (temperature, max_tokens, reasoning effort). */
+  /**
+   * Extra request parameters (temperature, max_tokens, reasoning effort), named as the
+   * provider's API names them. The gateway enforces them over a command agent's request: a
+   * token cap is a ceiling, every other parameter replaces the agent's value.
+   */
   parameters: z.record(z.string(), z.unknown()).default({}),
   prices: ModelPrices.optional(),
   /** Request timeout in milliseconds. Default 600 s. */

@@ -11,7 +11,15 @@ export {
   Timestamp,
   Usage,
 } from "./common.js";
-export { AgentConfig, ModelConfig, ModelPrices, RunConfig, type RunConfigInput } from "./config.js";
+export {
+  AgentConfig,
+  CACHE_WRITE_PRICE_FACTORS,
+  effectivePrices,
+  ModelConfig,
+  ModelPrices,
+  RunConfig,
+  type RunConfigInput,
+} from "./config.js";
 export {
   applyOverrides,
   type LoadConfigOptions,
@@ -25,6 +33,7 @@ export {
   Diagnosis,
   DiagnosisBlock,
   diagnosisSchema,
+  MAX_DIAGNOSIS_NAME_CHARS,
 } from "./diagnosis.js";
 export {
   DiagnosisScores,
@@ -51,6 +60,7 @@ export { Gold, GoldBlock } from "./gold.js";
 export { canonicalJson, sha256Hex } from "./hash.js";
 export { Artifact, Incident, IncidentCategory } from "./incident.js";
 export { describeZodIssues, type FileIssue } from "./internal/issues.js";
+export { checkJsonText, DEFAULT_JSON_LIMITS, type JsonLimits } from "./json-limits.js";
 export { jsonSchemaFiles, jsonSchemaOf } from "./json-schema.js";
 export {
   type AcquireFileLockOptions,
@@ -77,7 +87,13 @@ export {
   parseTrajectory,
 } from "./parsers.js";
 export { RepoHistory } from "./repo-history.js";
-export { RunInfo } from "./run.js";
+export { RunInfo, ShardScheduler } from "./run.js";
+export {
+  attemptEnvelopeProblems,
+  type SandboxEnvelopeOptions,
+  SYSTEM_SANDBOX_PATHS,
+  sandboxEnvelopeProblems,
+} from "./sandbox-envelope.js";
 export { ReadOnlyBind, SandboxPolicy, type SandboxPolicyInput } from "./sandbox-policy.js";
 export { LeakFinding, LeakKind, SubmissionManifest } from "./submission.js";
 export { Estimate, StatsMethod, Summary } from "./summary.js";
@@ -89,4 +105,9 @@ export {
   Trajectory,
   TrajectoryStep,
 } from "./trajectory.js";
-export { type CallTokens, usageFromWire, type WireProvider } from "./wire-usage.js";
+export {
+  type CallTokens,
+  foldCacheUsage,
+  usageFromWire,
+  type WireProvider,
+} from "./wire-usage.js";

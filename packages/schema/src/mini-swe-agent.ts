@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { emptyUsage, type Usage } from "./common.js";
+import { checkJsonText } from "./json-limits.js";
 import type { Trajectory, TrajectoryStep } from "./trajectory.js";
 import { usageFromWire } from "./wire-usage.js";
 
@@ -94,6 +95,8 @@ function actionsOf(message: MiniSweAgentMessage): string[] {
       let parsed: Record<string, unknown> | undefined;
       if (typeof args === "string") {
         try {
+          // The arguments are the model's text: bounded like every JSON the agent wrote.
+          checkJsonText(args, { source: "tool call arguments" });
           parsed = asRecord(JSON.parse(args));
         } catch {
           parsed = { command: args };

@@ -5,11 +5,14 @@ import { type FormatKind, formatOf, formats, isFormatKind } from "./formats.js";
 import { describeValue } from "./internal/describe.js";
 import { type FileIssue, formatIssues, toFileIssues } from "./internal/issues.js";
 import { jsonErrorLocation, toText } from "./internal/json-text.js";
+import { checkJsonText, checkJsonValue, type JsonLimits } from "./json-limits.js";
 
 /** Options of every `parse<Kind>` function. */
 export interface ParseOptions {
   /** Where the input came from (a file path), used in error messages. Default `"input"`. */
   source?: string;
+  /** Bounds on the JSON's bytes, depth and values. Default `DEFAULT_JSON_LIMITS`. */
+  limits?: Partial<JsonLimits>;
 }
 
 /** Structured data of an `INVALID_FILE` error. */
@@ -17,7 +20,14 @@ export interface InvalidFileData {
   source: string;
   /** The kind the caller asked for, if any. */
   kind?: string;
-  reason: "not-json" | "empty" | "wrong-kind" | "newer-version" | "unknown-format" | "schema";
+  reason:
+    | "not-json"
+    | "empty"
+    | "too-complex"
+    | "wrong-kind"
+    | "newer-version"
+    | "unknown-format"
+    | "schema";
   issues: FileIssue[];
 }
 
@@ -37,13 +47,20 @@ export function invalidFile(
 }
 
 /**
- * Reads JSON text (a string or bytes) or passes an already parsed value through.
- * Throws `INVALID_FILE` for empty input or text that is not JSON.
+ * Reads JSON text (a string or bytes) or passes an already parsed value through, bounded by
+ * `options.limits` either way (depth 100, 1,000,000 values, 32 MiB by default).
+ * Throws `INVALID_FILE` for empty input, text that is not JSON, or JSON over the limits
+ * (`data.reason` `too-complex`, one line).
  */
 export function parseJsonInput(input: unknown, options: ParseOptions = {}): unknown {
-  if (typeof input !== "string" && !(input instanceof Uint8Array)) return input;
   const source = options.source ?? "input";
+  const bounds = { source, ...(options.limits ? { limits: options.limits } : {}) };
+  if (typeof input !== "string" && !(input instanceof Uint8Array)) {
+    checkJsonValue(input, bounds);
+    return input;
+  }
   const text = toText(input);
+  checkJsonText(text, bounds);
   if (text.trim() === "")
     invalidFile(source, "the file is empty; expected a JSON document", {
       reason: "empty",

@@ -18,6 +18,12 @@ export const ModelCallStep = z.object({
   inputTokens: z.number().int().min(0),
   outputTokens: z.number().int().min(0),
   cachedTokens: z.number().int().min(0).default(0),
+  /** Prompt tokens written to the provider's cache for 5 minutes (part of inputTokens). */
+  cacheWrite5mTokens: z.number().int().min(0).optional(),
+  /** Prompt tokens written to the provider's cache for 1 hour, or for a lifetime not named. */
+  cacheWrite1hTokens: z.number().int().min(0).optional(),
+  /** Completion tokens spent reasoning (part of outputTokens). */
+  reasoningTokens: z.number().int().min(0).optional(),
   /** Null when no price is known. */
   costUsd: z.number().min(0).nullable().default(null),
   durationMs: z.number().min(0).optional(),

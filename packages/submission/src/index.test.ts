@@ -5,10 +5,12 @@ describe("the public surface", () => {
   // Adding an export is a decision: add its name here too, with its TSDoc and README entry.
   it("is exactly this list of names", () => {
     expect(Object.keys(api).sort()).toEqual([
+      "SUBMISSION_LAYOUT",
       "checkResultsFolder",
       "expectedSubmission",
       "packageResults",
       "readTarGz",
+      "readTarGzFile",
       "scanCommand",
       "scanTrajectory",
       "submissionProblems",

@@ -12,7 +12,15 @@ export {
   type PackageResultsResult,
   packageResults,
 } from "./package-results.js";
-export { readTarGz, type TarEntry, writeTarGz } from "./tar.js";
+export { SUBMISSION_LAYOUT } from "./submission-layout.js";
+export {
+  type ArchiveLayout,
+  type ReadTarOptions,
+  readTarGz,
+  readTarGzFile,
+  type TarEntry,
+  writeTarGz,
+} from "./tar.js";
 export {
   type ChecksumProblem,
   type ScoreDifference,

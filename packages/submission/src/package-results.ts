@@ -4,12 +4,12 @@ import {
   attemptDir,
   attemptPath,
   listAttemptFolders,
+  matchAttempt,
   RESULTS_FILES,
   readRunInfo,
   readSummary,
   summaryPath,
 } from "@distdebug/results";
-import { attemptInputHash } from "@distdebug/runner";
 import {
   type Attempt,
   addUsage,
@@ -25,7 +25,6 @@ import {
   type SubmissionManifest,
   serialize,
   sha256Hex,
-  type Trajectory,
   writeFileAtomic,
 } from "@distdebug/schema";
 import { outputHashProblems } from "./consistency.js";
@@ -59,7 +58,10 @@ export interface PackageResultsOptions {
   incidents?: readonly string[];
   /** Attempts each incident must have. Default: run.json `config.run.attempts`. */
   attempts?: number;
-  /** Harness name and version for the manifest. Default: the trajectories' agent, else the run's agent type. */
+  /**
+   * Harness name and version for the manifest. Default: the config's agent type (`baseline`,
+   * `mini`, `command`) and the DistDebug version; never what a trajectory names.
+   */
   harness?: { name: string; version: string };
   /** Write the archive even when the leakage scan finds something (findings go in the manifest). Default false. */
   allowLeaks?: boolean;
@@ -87,17 +89,23 @@ function oneLine(error: unknown): string {
   return errorMessage(error).trim().replace(/\n\s*/g, "; ");
 }
 
-/** The attempt's record was made for this run (its config and dataset), or a problem line. */
+/**
+ * The attempt's record was made for this run (its harness and config, and the incident
+ * digest it records; an attempt written before per-incident identities: the run's dataset),
+ * or a problem line.
+ */
 function staleProblem(run: RunInfo, record: Attempt, shown: string): string | undefined {
-  const expected = attemptInputHash({
+  const match = matchAttempt(record, {
+    harnessVersion: run.harness.version,
     configHash: run.configHash,
-    datasetDigest: run.dataset.digest,
     incidentId: record.incidentId,
+    incidentDigest: record.incidentDigest ?? "",
     attempt: record.attempt,
+    datasetDigest: run.dataset.digest,
   });
-  return record.inputHash === expected
+  return match !== "stale"
     ? undefined
-    : `${shown}: made with another config or dataset than run.json (input hash differs)`;
+    : `${shown}: made with another config, harness or dataset than run.json (input hash differs)`;
 }
 
 /**
@@ -157,7 +165,6 @@ export async function packageResults(
   let attempts = 0;
   let failed = 0;
   let scanned = 0;
-  let firstTrajectory: Trajectory | undefined;
   for (const incidentId of incidents) {
     for (let attempt = 1; attempt <= attemptsPerIncident; attempt++) {
       options.signal?.throwIfAborted();
@@ -204,7 +211,6 @@ export async function packageResults(
         usage = addUsage(usage, record.usage);
       }
       if (trajectory) {
-        firstTrajectory ??= trajectory;
         scanned += 1;
         findings.push(...scanTrajectory(trajectory, { incidentId, attempt }));
       }
@@ -221,17 +227,19 @@ export async function packageResults(
   const ok = problems.length === 0 && (findings.length === 0 || options.allowLeaks === true);
   if (!ok) return { ok, problems, findings };
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // The model and the harness come from the config (and --harness) only: a trajectory is the
+  // agent's own file and names whatever the agent wrote.
   const model = run.config.model
     ? { provider: run.config.model.provider, name: run.config.model.name }
-    : { name: firstTrajectory?.model?.name ?? "none" };
+    : { name: "none" };
   const manifest: SubmissionManifest = {
     format: "distdebug.submission/1",
     createdAt: (options.now ?? new Date()).toISOString(),
     name: run.name,
     model,
     harness: {
-      name: options.harness?.name ?? firstTrajectory?.agent.name ?? run.config.agent.type,
-      version: options.harness?.version ?? firstTrajectory?.agent.version ?? run.harness.version,
+      name: options.harness?.name ?? run.config.agent.type,
+      version: options.harness?.version ?? run.harness.version,
       distdebug: run.harness.version,
     },
     dataset: { name: run.dataset.name, version: run.dataset.version, digest: run.dataset.digest },

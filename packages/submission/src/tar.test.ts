@@ -3,10 +3,10 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { DistDebugError } from "@distdebug/schema";
-import { type RawTarEntry, rawTarGz, testdir } from "@distdebug/test-utils";
+import { paxRecords, type RawTarEntry, rawTar, rawTarGz, testdir } from "@distdebug/test-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { readTarGz, writeTarGz } from "./tar.js";
+import { readTarGz, readTarGzFile, writeTarGz } from "./tar.js";
 
 const text = (value: string) => new TextEncoder().encode(value);
 
@@ -142,6 +142,43 @@ describe("readTarGz refuses every unsafe entry with a one-line reason naming it"
       [file("zk/attempt-1"), file("zk/attempt-1/attempt.json")],
       "zk/attempt-1/attempt.json: expects zk/attempt-1 to be a folder, but zk/attempt-1 is a file",
     ],
+    [
+      "pax size record",
+      [{ path: "pax", type: "x", data: paxRecords({ size: 3 }) }, file("a.json")],
+      'the pax header at byte 0 has a "size" record; only one path record is accepted',
+    ],
+    [
+      "pax path and mtime",
+      [{ path: "pax", type: "x", data: paxRecords({ path: "b.json", mtime: 1 }) }, file("a.json")],
+      'the pax header at byte 0 has a "mtime" record',
+    ],
+    [
+      "pax header with nothing after it",
+      [{ path: "pax", type: "x", data: paxRecords({ path: "b.json" }) }],
+      "the archive is cut short",
+    ],
+    [
+      "global pax header",
+      [{ path: "g", type: "g", data: paxRecords({ path: "x" }) }],
+      "g: a global pax header",
+    ],
+    [
+      "GNU long name",
+      [{ path: "././@LongLink", type: "L", data: text("a.json") }],
+      "././@LongLink: a GNU long name",
+    ],
+    [
+      "GNU long link name",
+      [{ path: "././@LongLink", type: "K", data: text("a") }],
+      "././@LongLink: a GNU long link name",
+    ],
+    ["GNU sparse file", [{ path: "a.json", type: "S" }], "a.json: a GNU sparse file"],
+    ["FIFO", [{ path: "a.json", type: "6" }], "a.json: a FIFO"],
+    [
+      "control character",
+      [file("a\u001b[2K.json")],
+      '"a\\u001b[2K.json": a path with a control character',
+    ],
   ];
   for (const [name, entries, reason] of cases)
     it(name, () => {
@@ -158,5 +195,54 @@ describe("readTarGz refuses every unsafe entry with a one-line reason naming it"
 
   it("writeTarGz refuses a file where another entry needs a folder", () => {
     expect(() => writeTarGz([file("a"), file("a/b")])).toThrow(/a\/b: expects a to be a folder/);
+  });
+});
+
+describe("readTarGz reads only what tar extracts the same way", () => {
+  const source = { source: "x.tar.gz" };
+  it("takes a pax path record as tar does", () => {
+    const archive = rawTarGz([
+      { path: "pax", type: "x", data: paxRecords({ path: "long/é.json" }) },
+      { path: "short.json", data: text("{}") },
+    ]);
+    expect(readTarGz(archive, source).map((entry) => entry.path)).toEqual(["long/é.json"]);
+  });
+
+  it("refuses anything but zeros after the end-of-archive block", () => {
+    const tar = rawTar([{ path: "a.json", data: text("{}") }]);
+    const padded = Buffer.concat([tar, Buffer.alloc(10240 - tar.length)]);
+    expect(readTarGz(gzipSync(padded), source)).toHaveLength(1);
+    const trailing = Buffer.concat([tar, rawTar([{ path: "b.json", data: text("{}") }])]);
+    expect(() => readTarGz(gzipSync(trailing), source)).toThrow(
+      "x.tar.gz: data after the end-of-archive block",
+    );
+  });
+
+  it("refuses a size field that is not plain octal, and a header of neither ustar nor GNU", () => {
+    const tar = rawTar([{ path: "a.json", data: text("{}") }]);
+    const base256 = Buffer.from(tar);
+    base256[124] = 0x80;
+    expect(() => readTarGz(gzipSync(base256), source)).toThrow(/bad checksum|not plain octal/);
+    const v7 = Buffer.from(tar);
+    v7.fill(0, 257, 265);
+    expect(() => readTarGz(gzipSync(v7), source)).toThrow(/bad checksum|neither a ustar nor a GNU/);
+  });
+
+  it("checks each file's size limit on its header, streaming from a file", async () => {
+    const dir = await testdir();
+    const path = join(dir, "a.tar.gz");
+    await writeFile(path, writeTarGz([{ path: "a/trajectory.json", data: new Uint8Array(5000) }]));
+    const layout = {
+      fileLimit: (file: string) => (file === "a/trajectory.json" ? 4096 : undefined),
+      isFolder: () => false,
+    };
+    await expect(readTarGzFile(path, { layout })).rejects.toThrow(
+      `${path}: a/trajectory.json: 5000 bytes, over the 4096-byte limit of this file`,
+    );
+    const other = { ...layout, fileLimit: () => undefined };
+    await expect(readTarGzFile(path, { layout: other })).rejects.toThrow(
+      "a/trajectory.json: not a file of the results layout",
+    );
+    expect(await readTarGzFile(path)).toHaveLength(1);
   });
 });

@@ -1,38 +1,21 @@
-import { gunzipSync, gzipSync } from "node:zlib";
+import { createReadStream } from "node:fs";
+import { createGunzip, gunzipSync, gzipSync } from "node:zlib";
 import { DistDebugError, errorMessage } from "@distdebug/schema";
+import {
+  type ArchiveLayout,
+  BLOCK,
+  checkPath,
+  fileForFolder,
+  type TarEntry,
+  TarReader,
+} from "./internal/tar-reader.js";
 
-/** One regular file of a tar archive. */
-export interface TarEntry {
-  /** Relative POSIX path, without `..` segments. */
-  path: string;
-  data: Uint8Array;
-}
+export type { ArchiveLayout, TarEntry };
 
-const BLOCK = 512;
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /** Default cap on the uncompressed size of an archive read by {@link readTarGz}: 1 GiB. */
 export const DEFAULT_MAX_ARCHIVE_BYTES = 1024 * 1024 * 1024;
-
-function invalid(source: string, detail: string): never {
-  throw new DistDebugError({
-    code: "INVALID_ARCHIVE",
-    message: `${source}: ${detail}`,
-    data: { source },
-  });
-}
-
-/** Checks that `path` is a safe relative archive path; returns it or a reason. */
-function checkPath(path: string): string | undefined {
-  if (path === "" || path.startsWith("/")) return "an absolute or empty path";
-  const parts = path.split("/");
-  if (parts.includes("..")) return "a path with .. that climbs out of the archive";
-  if (parts.some((part) => part === "" || part === "."))
-    return "an alias path (an empty or . segment such as a//b or a/./b)";
-  if (path.includes("\\") || path.includes("\0")) return "a path with a backslash or NUL";
-  return undefined;
-}
 
 function writeString(header: Uint8Array, offset: number, length: number, text: string): void {
   const bytes = encoder.encode(text);
@@ -115,122 +98,110 @@ export function writeTarGz(entries: readonly TarEntry[]): Buffer {
   return gzipSync(Buffer.concat(parts), { level: 9 });
 }
 
-function readString(block: Uint8Array, offset: number, length: number): string {
-  const slice = block.subarray(offset, offset + length);
-  const end = slice.indexOf(0);
-  return decoder.decode(end === -1 ? slice : slice.subarray(0, end));
+/** Options of {@link readTarGz} and {@link readTarGzFile}. */
+export interface ReadTarOptions {
+  /** The archive's name in messages. Default `"archive"`. */
+  source?: string;
+  /** Most uncompressed bytes in all. Default {@link DEFAULT_MAX_ARCHIVE_BYTES} (1 GiB). */
+  maxBytes?: number;
+  /**
+   * Which paths may be files or folders and the size limit of each file, checked on its header
+   * before its data is inflated. Default: any safe path, up to `maxBytes`.
+   */
+  layout?: ArchiveLayout;
 }
 
-function readOctal(block: Uint8Array, offset: number, length: number): number {
-  const text = readString(block, offset, length).trim();
-  return text === "" ? 0 : Number.parseInt(text, 8);
+function readerOf(options: ReadTarOptions): TarReader {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_ARCHIVE_BYTES;
+  return new TarReader({
+    source: options.source ?? "archive",
+    maxBytes,
+    layout: options.layout ?? { fileLimit: () => maxBytes, isFolder: () => true },
+  });
 }
 
-function paxPath(data: Uint8Array): string | undefined {
-  const text = decoder.decode(data);
-  let path: string | undefined;
-  let position = 0;
-  while (position < text.length) {
-    const space = text.indexOf(" ", position);
-    if (space === -1) break;
-    const length = Number(text.slice(position, space));
-    if (!Number.isInteger(length) || length <= 0) break;
-    const record = text.slice(space + 1, position + length - 1);
-    const equals = record.indexOf("=");
-    if (record.slice(0, equals) === "path") path = record.slice(equals + 1);
-    position += length;
-  }
-  return path;
+/** An error of reading an archive as thrown: the reader's own, or gzip's named as not gzip. */
+function gzipError(source: string, error: unknown): unknown {
+  return DistDebugError.isInstance(error)
+    ? error
+    : new DistDebugError({
+        code: "INVALID_ARCHIVE",
+        message: `${source}: not a gzip-compressed archive (${errorMessage(error)})`,
+        data: { source },
+        cause: error,
+      });
 }
 
 /**
- * Reads a gzip-compressed tar archive (ustar, GNU or pax) into its regular files. Directory
- * entries are skipped; links, devices, absolute paths, `..` segments, duplicate paths, bad
- * header checksums and archives over `maxBytes` uncompressed (default 1 GiB) are refused with
- * `INVALID_ARCHIVE` naming the archive.
+ * Reads a gzip-compressed POSIX ustar archive (as {@link writeTarGz} makes) into its regular
+ * files, refusing with `INVALID_ARCHIVE` naming the archive anything a standard `tar -x` could
+ * extract otherwise than this reader reads it, or that is not a plain file at a safe path:
+ * links, devices, GNU long names (`L`, `K`), sparse files, global (`g`) pax headers, pax
+ * records other than `path` (such as `size`), GNU or v7 headers, data after the end-of-archive
+ * block but zeros, absolute paths, `..` segments, aliases, control characters, duplicate paths,
+ * bad checksums, files outside `options.layout` or over its size limits, and archives over
+ * `maxBytes` (default 1 GiB) uncompressed. Folder entries are skipped.
+ * Inflates everything at once: for a file on disk, {@link readTarGzFile} streams.
  *
  * @example
  * ```ts
  * const files = readTarGz(await readFile("submission.tar.gz"), { source: "submission.tar.gz" });
  * ```
  */
-export function readTarGz(
-  bytes: Uint8Array,
-  options: { source?: string; maxBytes?: number } = {},
-): TarEntry[] {
+export function readTarGz(bytes: Uint8Array, options: ReadTarOptions = {}): TarEntry[] {
   const source = options.source ?? "archive";
+  const reader = readerOf(options);
   let tar: Buffer;
   try {
     tar = gunzipSync(bytes, { maxOutputLength: options.maxBytes ?? DEFAULT_MAX_ARCHIVE_BYTES });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    invalid(
-      source,
-      code === "ERR_BUFFER_TOO_LARGE"
-        ? "larger than the limit once uncompressed"
-        : `not a gzip-compressed archive (${errorMessage(error)})`,
-    );
+    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
+      throw new DistDebugError({
+        code: "INVALID_ARCHIVE",
+        message: `${source}: larger than the limit once uncompressed`,
+        data: { source },
+      });
+    throw gzipError(source, error);
   }
-  const entries: TarEntry[] = [];
-  const seen = new Set<string>();
-  let offset = 0;
-  let pendingPath: string | undefined;
-  while (offset + BLOCK <= tar.length) {
-    const block = tar.subarray(offset, offset + BLOCK);
-    if (block.every((byte) => byte === 0)) break;
-    let sum = 0;
-    for (let index = 0; index < BLOCK; index++)
-      sum += index >= 148 && index < 156 ? 0x20 : block[index]!;
-    if (sum !== readOctal(block, 148, 8))
-      invalid(source, `a tar header at byte ${offset} has a bad checksum`);
-    const size = readOctal(block, 124, 12);
-    const type = String.fromCharCode(block[156] ?? 0);
-    const start = offset + BLOCK;
-    if (start + size > tar.length)
-      invalid(source, `the archive is cut short at byte ${tar.length}`);
-    const data = tar.subarray(start, start + size);
-    offset = start + Math.ceil(size / BLOCK) * BLOCK;
-    const prefix = readString(block, 345, 155);
-    const name = readString(block, 0, 100);
-    let path = pendingPath ?? (prefix ? `${prefix}/${name}` : name);
-    if (type === "x") {
-      pendingPath = paxPath(data);
-      continue;
-    }
-    if (type === "L") {
-      pendingPath = readString(data, 0, data.length);
-      continue;
-    }
-    pendingPath = undefined;
-    if (type === "g") continue;
-    if (path.startsWith("./")) path = path.slice(2);
-    if (type === "5" || path === "" || path === ".") continue;
-    if (type !== "0" && type !== "\0" && type !== "7")
-      invalid(source, `${path}: ${entryKind(type)}; only regular files are allowed`);
-    const reason = checkPath(path);
-    if (reason) invalid(source, `${path}: ${reason}`);
-    if (seen.has(path)) invalid(source, `${path}: twice in the archive`);
-    seen.add(path);
-    entries.push({ path, data: Uint8Array.from(data) });
-  }
-  const conflict = fileForFolder(seen);
-  if (conflict) invalid(source, conflict);
-  return entries;
+  reader.push(tar);
+  return reader.finish();
 }
 
-function entryKind(type: string): string {
-  const kind = type === "1" ? "a hard link" : type === "2" ? "a symbolic link" : "a special entry";
-  return `${kind} (tar entry of type ${JSON.stringify(type)})`;
-}
-
-/** A file whose path is also a folder of another file (`a` and `a/b`): the reason, or undefined. */
-function fileForFolder(paths: ReadonlySet<string>): string | undefined {
-  for (const path of paths) {
-    for (let cut = path.indexOf("/"); cut !== -1; cut = path.indexOf("/", cut + 1)) {
-      const folder = path.slice(0, cut);
-      if (paths.has(folder))
-        return `${path}: expects ${folder} to be a folder, but ${folder} is a file of the archive`;
+/**
+ * Reads a `.tar.gz` file like {@link readTarGz}, streaming: each header is checked (path,
+ * layout, size limit) before its data is inflated, so memory holds the accepted files only.
+ *
+ * @example
+ * ```ts
+ * const files = await readTarGzFile("submission.tar.gz", { layout: SUBMISSION_LAYOUT });
+ * ```
+ */
+export async function readTarGzFile(
+  path: string,
+  options: ReadTarOptions & { signal?: AbortSignal } = {},
+): Promise<TarEntry[]> {
+  const source = options.source ?? path;
+  const reader = readerOf({ ...options, source });
+  const gunzip = createGunzip();
+  const input = createReadStream(path);
+  input.on("error", (error) => gunzip.destroy(error));
+  input.pipe(gunzip);
+  try {
+    for await (const chunk of gunzip) {
+      options.signal?.throwIfAborted();
+      reader.push(chunk as Buffer);
     }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      throw new DistDebugError({
+        code: "FILE_NOT_FOUND",
+        message: `${source}: no such file`,
+        data: { path },
+      });
+    throw gzipError(source, error);
+  } finally {
+    input.destroy();
+    gunzip.destroy();
   }
-  return undefined;
+  return reader.finish();
 }

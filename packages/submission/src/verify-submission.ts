@@ -16,7 +16,6 @@ import {
   parseSummary,
   parseTrajectory,
   type RunInfo,
-  readFileChecked,
   type SubmissionManifest,
   type Summary,
   sha256Hex,
@@ -25,7 +24,8 @@ import {
 import { expectedSubmission, outputHashProblems, submissionProblems } from "./consistency.js";
 import { scanTrajectory } from "./leakage-scan.js";
 import { MANIFEST_FILE } from "./package-results.js";
-import { readTarGz } from "./tar.js";
+import { SUBMISSION_LAYOUT } from "./submission-layout.js";
+import { readTarGzFile } from "./tar.js";
 
 /** A file of the archive that does not match its manifest. */
 export interface ChecksumProblem {
@@ -167,8 +167,10 @@ async function rescoringDataset(
 export async function verifySubmission(
   options: VerifySubmissionOptions,
 ): Promise<VerifySubmissionResult> {
-  const bytes = await readFileChecked(options.archive, { maxBytes: 1024 * 1024 * 1024 });
-  const entries = readTarGz(bytes, { source: options.archive });
+  const entries = await readTarGzFile(options.archive, {
+    layout: SUBMISSION_LAYOUT,
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   const byPath = new Map(entries.map((entry) => [entry.path, entry.data]));
   const manifestBytes = byPath.get(MANIFEST_FILE);
   if (!manifestBytes)

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** A recorded request to the fake server. */
@@ -51,12 +51,23 @@ export function openAiBody(
   };
 }
 
-/** Anthropic Messages body with the given text and usage (`input` excludes cache reads). */
+/**
+ * Anthropic Messages body with the given text and usage (`input` excludes cache reads and
+ * writes; `cacheWrite5m` and `cacheWrite1h` add a `cache_creation` split by lifetime).
+ */
 export function anthropicBody(
   content: string,
-  usage = { input: 100, output: 20, cacheRead: 0 },
+  usage: {
+    input: number;
+    output: number;
+    cacheRead: number;
+    cacheWrite5m?: number;
+    cacheWrite1h?: number;
+  } = { input: 100, output: 20, cacheRead: 0 },
   model = "fake-model",
 ) {
+  const write5m = usage.cacheWrite5m ?? 0;
+  const write1h = usage.cacheWrite1h ?? 0;
   return {
     id: "msg_1",
     type: "message",
@@ -68,9 +79,51 @@ export function anthropicBody(
       input_tokens: usage.input,
       output_tokens: usage.output,
       cache_read_input_tokens: usage.cacheRead,
-      cache_creation_input_tokens: 0,
+      cache_creation_input_tokens: write5m + write1h,
+      ...(write5m + write1h > 0
+        ? {
+            cache_creation: {
+              ephemeral_5m_input_tokens: write5m,
+              ephemeral_1h_input_tokens: write1h,
+            },
+          }
+        : {}),
     },
   };
+}
+
+/**
+ * Posts JSON (or raw text) to an HTTP server on a Unix socket (the model gateway); resolves
+ * with the status and the parsed reply.
+ */
+export function postToSocket(
+  socketPath: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        socketPath,
+        path,
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(chunks).toString("utf8")),
+          }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(typeof body === "string" ? body : JSON.stringify(body));
+  });
 }
 
 /** Starts the fake server on 127.0.0.1 with a responder (or a fixed list of replies, last repeated). */

@@ -1,6 +1,7 @@
 export { diffLines, type LineEdits } from "@distdebug/evaluator";
 export { type BaselineResults, baselineResults } from "./baseline-results.js";
 export { cgroupV2Folder } from "./cgroup-folder.js";
+export { COMMON_FUNCTION_NAMES } from "./common-names.js";
 export {
   anthropicBody,
   type FakeModelServer,
@@ -8,6 +9,7 @@ export {
   type FakeRequest,
   type FakeResponder,
   openAiBody,
+  postToSocket,
   startFakeModelServer,
 } from "./fake-model-server.js";
 export { type GitHttpServer, gitHttpServer } from "./git-http-server.js";
@@ -17,7 +19,7 @@ export {
   type GitdirOptions,
   gitdir,
 } from "./gitdir.js";
-export { type RawTarEntry, rawTarGz } from "./raw-tar.js";
+export { paxRecords, type RawTarEntry, rawTar, rawTarGz } from "./raw-tar.js";
 export { catalogDatasetDir, exampleDatasetDir, repoPath, repoRoot } from "./repo-paths.js";
 export {
   type FixtureEntry,

@@ -20,10 +20,11 @@ function octal(value: number, length: number): string {
 }
 
 /**
- * Writes a gzip-compressed ustar archive with no checks at all, so tests can make the
- * archives an attacker would: `..`, absolute and alias paths, links, duplicates.
+ * Writes an uncompressed ustar stream with no checks at all, so tests can make the archives
+ * an attacker would: `..`, absolute and alias paths, links, duplicates, pax headers (type `x`,
+ * see {@link paxRecords}), and with `end: false` no end-of-archive blocks (to splice streams).
  */
-export function rawTarGz(entries: readonly RawTarEntry[]): Buffer {
+export function rawTar(entries: readonly RawTarEntry[], options: { end?: boolean } = {}): Buffer {
   const parts: Uint8Array[] = [];
   for (const entry of entries) {
     const data = entry.data ?? new Uint8Array();
@@ -44,6 +45,24 @@ export function rawTarGz(entries: readonly RawTarEntry[]): Buffer {
     put(block, 148, `${sum.toString(8).padStart(6, "0")}\0 `);
     parts.push(block, data, new Uint8Array((512 - (data.length % 512)) % 512));
   }
-  parts.push(new Uint8Array(1024));
-  return gzipSync(Buffer.concat(parts));
+  if (options.end ?? true) parts.push(new Uint8Array(1024));
+  return Buffer.concat(parts);
+}
+
+/** {@link rawTar}, gzip-compressed. */
+export function rawTarGz(entries: readonly RawTarEntry[]): Buffer {
+  return gzipSync(rawTar(entries));
+}
+
+/** The data of a pax header (type `x`) holding `records` (`"size"`, `"path"`, ...) as tar writes them. */
+export function paxRecords(records: Record<string, string | number>): Uint8Array {
+  let text = "";
+  for (const [key, value] of Object.entries(records)) {
+    const body = ` ${key}=${value}\n`;
+    const bytes = Buffer.byteLength(body);
+    let length = bytes;
+    while (String(length).length + bytes !== length) length = String(length).length + bytes;
+    text += `${length}${body}`;
+  }
+  return encoder.encode(text);
 }

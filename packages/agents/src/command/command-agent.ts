@@ -124,6 +124,7 @@ export function createCommandAgent(options: CommandAgentOptions = {}): Agent {
         });
       const meter = new UsageMeter({
         prices: model.prices,
+        provider: model.provider,
         budget: {
           costLimitUsd: context.config.agent.costLimitUsd,
           tokenLimit: context.config.agent.tokenLimit,

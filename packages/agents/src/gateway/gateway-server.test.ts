@@ -7,6 +7,7 @@ import {
   anthropicBody,
   type FakeModelServer,
   openAiBody,
+  postToSocket,
   startFakeModelServer,
 } from "@distdebug/test-utils";
 import { afterEach, describe, expect, it } from "vitest";
@@ -24,35 +25,7 @@ afterEach(async () => {
   upstream = undefined;
 });
 
-function post(
-  socketPath: string,
-  path: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-) {
-  return new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
-    const req = request(
-      {
-        socketPath,
-        path,
-        method: "POST",
-        headers: { "content-type": "application/json", ...headers },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: JSON.parse(Buffer.concat(chunks).toString("utf8")),
-          }),
-        );
-      },
-    );
-    req.on("error", reject);
-    req.end(typeof body === "string" ? body : JSON.stringify(body));
-  });
-}
+const post = postToSocket;
 
 const model = (
   provider: "openai" | "anthropic",

@@ -1,15 +1,9 @@
 import { rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
-import {
-  type CallTokens,
-  DistDebugError,
-  errorMessage,
-  type ModelConfig,
-  usageFromWire,
-} from "@distdebug/schema";
-import { isRetryableStatus, retryAfterMs, withRetries } from "../model/retry.js";
+import { type CallTokens, DistDebugError, errorMessage, type ModelConfig } from "@distdebug/schema";
 import type { Admission, MeteredCall, UsageMeter } from "../model/usage-meter.js";
+import { enforceParameters } from "./config-parameters.js";
 import { createPrivateSocketDir, restrictSocket, type SocketOwner } from "./private-socket.js";
 import {
   capOutput,
@@ -18,6 +12,7 @@ import {
   requestRefusal,
   worstCaseTokens,
 } from "./request-policy.js";
+import { forward, type GatewayContext, refusal, sendJson } from "./upstream-call.js";
 
 /** The provider's API when `model.baseUrl` is not set. */
 export const DEFAULT_BASE_URLS = {
@@ -72,20 +67,6 @@ export interface ModelGateway {
   close(): Promise<void>;
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-  });
-  res.end(text);
-}
-
-function refusal(type: string, message: string) {
-  return { type: "error", error: { type, message, code: type } };
-}
-
 /**
  * Request bytes one gateway holds at once over all its connections (bodies being read or in
  * flight): an agent that streams large bodies over many connections cannot grow the harness.
@@ -115,21 +96,6 @@ async function readBody(
   return Buffer.concat(chunks);
 }
 
-/** A retryable HTTP status from the upstream model API (code `UPSTREAM_STATUS`). */
-class UpstreamStatus extends DistDebugError {
-  constructor(
-    readonly status: number,
-    readonly headers: Headers,
-    readonly text: string,
-  ) {
-    super({
-      code: "UPSTREAM_STATUS",
-      message: `the upstream model API answered HTTP ${status}; retry later or check the provider's status`,
-      data: { status },
-    });
-  }
-}
-
 /** The request body as a JSON object, or undefined when it is too large, not JSON or not an object. */
 function jsonObjectBody(raw: Buffer): Record<string, unknown> | undefined {
   try {
@@ -139,145 +105,6 @@ function jsonObjectBody(raw: Buffer): Record<string, unknown> | undefined {
       : undefined;
   } catch {
     return undefined;
-  }
-}
-
-/** What the forwarding steps of one gateway share. */
-interface GatewayContext {
-  options: StartGatewayOptions;
-  upstreamBase: string;
-  closing: AbortController;
-}
-
-/** The upstream request headers: the real key, the protocol's version header. */
-function upstreamHeaders(context: GatewayContext, req: IncomingMessage): Record<string, string> {
-  const { model, apiKey } = context.options;
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    accept: "application/json",
-  };
-  if (model.provider === "anthropic") {
-    headers["x-api-key"] = apiKey;
-    headers["anthropic-version"] = String(req.headers["anthropic-version"] ?? "2023-06-01");
-  } else headers.authorization = `Bearer ${apiKey}`;
-  return headers;
-}
-
-/** Posts the body upstream with the model's timeout and retries (429, 5xx). */
-function postUpstream(
-  context: GatewayContext,
-  path: string,
-  headers: Record<string, string>,
-  payload: string,
-): Promise<{ status: number; text: string; contentType: string | null }> {
-  const { model, retryInitialDelayMs } = context.options;
-  const { closing } = context;
-  const upstreamPath = model.provider === "openai" ? path.replace(/^\/v1/, "") : path;
-  return withRetries(
-    async () => {
-      const response = await fetch(`${context.upstreamBase}${upstreamPath}`, {
-        method: "POST",
-        headers,
-        body: payload,
-        signal: AbortSignal.any([closing.signal, AbortSignal.timeout(model.timeoutMs)]),
-      });
-      const text = await response.text();
-      if (isRetryableStatus(response.status))
-        throw new UpstreamStatus(response.status, response.headers, text);
-      return { status: response.status, text, contentType: response.headers.get("content-type") };
-    },
-    (error) => {
-      if (closing.signal.aborted) return { retryable: false };
-      if (error instanceof UpstreamStatus) {
-        const after = retryAfterMs(error.headers);
-        return { retryable: true, ...(after === undefined ? {} : { retryAfterMs: after }) };
-      }
-      return { retryable: true };
-    },
-    {
-      maxRetries: model.maxRetries,
-      signal: closing.signal,
-      ...(retryInitialDelayMs === undefined ? {} : { initialDelayMs: retryInitialDelayMs }),
-    },
-  );
-}
-
-/** Meters one upstream reply (its usage, or the error it was). */
-function meterReply(context: GatewayContext, status: number, text: string, started: number): void {
-  const { model, meter } = context.options;
-  let tokens: CallTokens | undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {}
-  if (status >= 200 && status < 300) tokens = usageFromWire(model.provider, parsed);
-  const call = meter.record({
-    model:
-      typeof (parsed as { model?: unknown })?.model === "string"
-        ? String((parsed as { model: string }).model)
-        : model.name,
-    inputTokens: tokens?.inputTokens ?? 0,
-    outputTokens: tokens?.outputTokens ?? 0,
-    cachedTokens: tokens?.cachedTokens ?? 0,
-    durationMs: Date.now() - started,
-    ...(status >= 300
-      ? { error: `HTTP ${status}` }
-      : tokens
-        ? {}
-        : { error: "the reply carried no usage" }),
-  });
-  context.options.onCall?.(call);
-}
-
-/** Meters a call that got no reply, and answers the agent with the upstream's or the gateway's error. */
-function answerFailure(
-  context: GatewayContext,
-  error: unknown,
-  res: ServerResponse,
-  started: number,
-): void {
-  const { model, meter } = context.options;
-  const message =
-    error instanceof UpstreamStatus
-      ? `upstream HTTP ${error.status} after ${model.maxRetries + 1} tries`
-      : `the upstream model API could not be reached: ${errorMessage(error)}`;
-  const call = meter.recordFailure({
-    model: model.name,
-    durationMs: Date.now() - started,
-    error: message,
-  });
-  context.options.onCall?.(call);
-  if (error instanceof UpstreamStatus && !res.destroyed) {
-    res.writeHead(error.status, {
-      "content-type": error.headers.get("content-type") ?? "application/json",
-    });
-    res.end(error.text);
-  } else sendJson(res, 502, refusal("gateway_error", message));
-}
-
-/** Forwards one admitted request upstream, meters it and answers the agent. */
-async function forward(
-  context: GatewayContext,
-  path: string,
-  body: Record<string, unknown>,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
-  const started = Date.now();
-  try {
-    const reply = await postUpstream(
-      context,
-      path,
-      upstreamHeaders(context, req),
-      JSON.stringify(body),
-    );
-    meterReply(context, reply.status, reply.text, started);
-    if (!res.destroyed) {
-      res.writeHead(reply.status, { "content-type": reply.contentType ?? "application/json" });
-      res.end(reply.text);
-    }
-  } catch (error) {
-    answerFailure(context, error, res, started);
   }
 }
 
@@ -314,12 +141,16 @@ async function listenPrivately(
  * `/v1/responses`, or Anthropic `POST /v1/messages`), refuses with HTTP 400 any field outside
  * the route's allowlist, provider-side tools, `n > 1`, `stream`, `store` and `background`
  * (see `request-policy.ts`), content the provider would fetch by URL or look up in its
- * storage, caps the output when the request names no cap, sets `store: false` on Responses
- * API requests (stored by default there), admits a call
+ * storage, makes the config's `model.parameters` what the provider receives (see
+ * `enforceParameters`), caps the output when the request names no cap, sets `store: false`
+ * on Responses API requests (stored by default there), admits a call
  * only if the worst case of all calls in flight fits the meter's budget (else HTTP 402
  * `budget_exceeded`, and `limitHit` is set), sets `model` to the config's model, adds the real
  * key, forwards to `model.baseUrl` with the config's timeout and retries (429, 5xx) and meters
- * the usage of every reply into `meter`.
+ * the usage of every reply into `meter`, every token class at its price. A call it gives up
+ * on (timeout, lost connection, the gateway closing) is not retried and is metered at its
+ * admitted worst case. The reply the agent receives reports the provider's cache reads and
+ * writes as plain input (see `hideCacheUsage`): the cache is shared across attempts.
  *
  * @example
  * ```ts
@@ -399,12 +230,12 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
       );
       return;
     }
-    const admission = admitRequest(path, body, req.headers["anthropic-beta"], res);
-    if (admission === undefined) return;
+    const admitted = admitRequest(path, body, req.headers["anthropic-beta"], res);
+    if (admitted === undefined) return;
     try {
-      await forward(context, path, body, req, res);
+      await forward(context, { path, body, worstCase: admitted.worstCase }, req, res);
     } finally {
-      admission.release();
+      admitted.admission.release();
     }
   };
 
@@ -414,7 +245,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
     body: Record<string, unknown>,
     beta: unknown,
     res: ServerResponse,
-  ): Admission | undefined => {
+  ): { admission: Admission; worstCase: CallTokens } | undefined => {
     const policy =
       beta === undefined
         ? requestRefusal(path, body)
@@ -423,11 +254,13 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
       refuse(res, 400, "invalid_request_error", policy);
       return undefined;
     }
+    enforceParameters(path, body, model.parameters);
     const outputCap = capOutput(path, body, defaultOutputCap(model));
     disableStorage(path, body);
     body.model = model.name;
-    const admission = meter.admit(worstCaseTokens(body, outputCap));
-    if (typeof admission !== "string") return admission;
+    const worstCase = worstCaseTokens(body, outputCap);
+    const admission = meter.admit(worstCase);
+    if (typeof admission !== "string") return { admission, worstCase };
     limitHit ??= admission;
     refuse(
       res,

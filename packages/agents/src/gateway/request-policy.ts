@@ -68,7 +68,7 @@ export const ALLOWED_REQUEST_FIELDS: Readonly<Record<string, readonly string[]>>
 };
 
 /** The field that caps a reply's output tokens, per route. */
-const OUTPUT_CAP_FIELDS: Readonly<Record<string, readonly string[]>> = {
+export const OUTPUT_CAP_FIELDS: Readonly<Record<string, readonly string[]>> = {
   "/v1/chat/completions": ["max_completion_tokens", "max_tokens"],
   "/v1/responses": ["max_output_tokens"],
   "/v1/messages": ["max_tokens"],
@@ -178,13 +178,25 @@ export function disableStorage(route: string, body: Json): void {
   if (route === "/v1/responses" && !("store" in body)) body.store = false;
 }
 
-/** The output cap a config's `model.parameters` names, else {@link DEFAULT_MAX_OUTPUT_TOKENS}. */
-export function defaultOutputCap(model: ModelConfig): number {
-  for (const field of ["max_output_tokens", "max_completion_tokens", "max_tokens"]) {
-    const value = model.parameters[field];
+/** Names a config may give its output cap (any of them caps every route). */
+export const TOKEN_CAP_PARAMETERS: readonly string[] = [
+  "max_output_tokens",
+  "max_completion_tokens",
+  "max_tokens",
+];
+
+/** The output cap a config's `model.parameters` names, or undefined. */
+export function configOutputCap(parameters: Json): number | undefined {
+  for (const field of TOKEN_CAP_PARAMETERS) {
+    const value = parameters[field];
     if (typeof value === "number" && Number.isInteger(value) && value > 0) return value;
   }
-  return DEFAULT_MAX_OUTPUT_TOKENS;
+  return undefined;
+}
+
+/** The output cap a config's `model.parameters` names, else {@link DEFAULT_MAX_OUTPUT_TOKENS}. */
+export function defaultOutputCap(model: ModelConfig): number {
+  return configOutputCap(model.parameters) ?? DEFAULT_MAX_OUTPUT_TOKENS;
 }
 
 /**

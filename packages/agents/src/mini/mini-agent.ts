@@ -10,6 +10,7 @@ import {
   type TrajectoryStep,
 } from "@distdebug/schema";
 import type { Agent, AgentContext, AgentOutcome } from "../agent.js";
+import { defaultOutputCap, worstCaseTokens } from "../gateway/request-policy.js";
 import { createModelClient, type ModelClient, type ModelMessage } from "../model/model-client.js";
 import { UsageMeter } from "../model/usage-meter.js";
 import { AGENTS_VERSION } from "../version.js";
@@ -106,6 +107,7 @@ async function runMini(context: AgentContext, options: MiniAgentOptions): Promis
   const client = options.client?.(model) ?? defaultClient(model, options);
   const meter = new UsageMeter({
     prices: model.prices,
+    provider: model.provider,
     budget: { costLimitUsd: context.config.agent.costLimitUsd },
   });
   const run = new MiniRun(context, model, client, meter, await taskVariables(context));
@@ -240,7 +242,7 @@ class MiniRun {
         signal: AbortSignal.any([context.signal, AbortSignal.timeout(remaining)]),
       });
     } catch (error) {
-      this.modelCallFailed(errorMessage(error), Date.now() - started);
+      this.modelCallFailed(error, Date.now() - started);
       return undefined;
     }
     const call = meter.record({
@@ -259,11 +261,27 @@ class MiniRun {
     return reply;
   }
 
-  /** A failed call ends the run: interrupted, out of time, or an agent error. */
-  modelCallFailed(message: string, durationMs: number): void {
-    const { context } = this;
+  /**
+   * A failed call ends the run: interrupted, out of time, or an agent error. A call the
+   * provider may have generated (timed out, aborted, unreadable) is metered at its worst case:
+   * the prompt estimate and the output cap (see `worstCaseTokens`, `defaultOutputCap`).
+   */
+  modelCallFailed(error: unknown, durationMs: number): void {
+    const { context, model } = this;
+    const message = errorMessage(error);
+    const abandoned =
+      DistDebugError.isInstance(error) &&
+      (error.data as { abandoned?: unknown })?.abandoned === true;
     this.steps.push(
-      this.meter.recordFailure({ model: this.model.name, durationMs, error: message }),
+      abandoned
+        ? this.meter.record({
+            ...worstCaseTokens({ messages: this.messages }, defaultOutputCap(model)),
+            model: model.name,
+            durationMs,
+            error: `${message} (metered at the call's worst case)`,
+            worstCase: true,
+          })
+        : this.meter.recordFailure({ model: model.name, durationMs, error: message }),
     );
     if (context.signal.aborted) this.outcome = INTERRUPTED;
     else if (Date.now() >= context.deadline)

@@ -3,7 +3,13 @@ import type { CallTokens } from "@distdebug/schema";
 import { DistDebugError } from "@distdebug/schema";
 import OpenAI from "openai";
 import type { CompleteOptions, CreateModelClientOptions, ModelReply } from "./model-client.js";
-import { isRetryableStatus, type RetryVerdict, retryAfterMs, withRetries } from "./retry.js";
+import {
+  isRetryableStatus,
+  neverSent,
+  type RetryVerdict,
+  retryAfterMs,
+  withRetries,
+} from "./retry.js";
 
 /** The shape both SDKs' errors share (Stainless clients). */
 interface SdkErrorLike {
@@ -35,10 +41,15 @@ const isConnection = (error: unknown) =>
 const isUserAbort = (error: unknown) =>
   error instanceof OpenAI.APIUserAbortError || error instanceof Anthropic.APIUserAbortError;
 
+/**
+ * Retries a 429, 408, 409 or 5xx answer and a connection that failed before the request was
+ * sent. A timeout or a connection lost after sending is not retried: the provider may be
+ * generating (and billing) the reply still, and each retry would be another generation.
+ */
 function classify(error: unknown): RetryVerdict {
   if (error instanceof MalformedReply || error instanceof SyntaxError) return { retryable: false };
-  if (isUserAbort(error)) return { retryable: false };
-  if (isTimeout(error) || isConnection(error)) return { retryable: true };
+  if (isUserAbort(error) || isTimeout(error)) return { retryable: false };
+  if (isConnection(error)) return { retryable: neverSent(error) };
   const e = sdkError(error);
   if (typeof e?.status === "number") {
     const after = retryAfterMs(e.headers);
@@ -58,6 +69,16 @@ function describe(error: unknown, timeoutMs: number): string {
   const e = sdkError(error);
   if (typeof e?.status === "number") return `HTTP ${e.status}: ${(e.message ?? "").slice(0, 300)}`;
   return e?.message ?? String(error);
+}
+
+/**
+ * Did the provider perhaps generate (and bill) a reply the client never read: a timeout, an
+ * abort or a connection lost after sending, or a reply that could not be read? Not for an
+ * error status (the provider bills none) or a connection that never opened.
+ */
+function abandoned(error: unknown): boolean {
+  if (neverSent(error)) return false;
+  return typeof sdkError(error)?.status !== "number";
 }
 
 /** What one protocol adapter returns for one try. */
@@ -109,19 +130,25 @@ export async function callModel(
       retries,
     };
   } catch (error) {
-    if (
-      callOptions.signal?.aborted ||
-      (DistDebugError.isInstance(error) && error.code === "ABORTED")
-    )
+    // A sleeping retry that was aborted sent nothing new; the failure before it is the call's.
+    const sleeping = DistDebugError.isInstance(error) && error.code === "ABORTED";
+    const data = { abandoned: !sleeping && abandoned(error) };
+    if (callOptions.signal?.aborted || sleeping)
       throw new DistDebugError({
         code: "ABORTED",
         message: "the model call was aborted",
+        data,
         cause: error,
       });
     throw new DistDebugError({
       code: "MODEL_ERROR",
       message: `the ${options.model.provider} model ${options.model.name} failed after ${retries + 1} tries: ${describe(error, timeoutMs)}`,
-      data: { provider: options.model.provider, model: options.model.name, tries: retries + 1 },
+      data: {
+        provider: options.model.provider,
+        model: options.model.name,
+        tries: retries + 1,
+        ...data,
+      },
       cause: error,
     });
   }

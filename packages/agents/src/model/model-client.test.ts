@@ -144,18 +144,34 @@ describe.each([
     expect(server.requests).toHaveLength(2);
   });
 
-  it("times out a slow reply, retries it, and fails naming the timeout", async () => {
-    server = await startFakeModelServer([{ body: body("late"), delayMs: 2000 }]);
+  it("does not retry a reply that outlasts the timeout, and fails naming it as abandoned", async () => {
+    // The server answers after 60 s, far beyond the 1 s timeout (long enough for the request
+    // to reach the server on a loaded machine).
+    server = await startFakeModelServer([{ body: body("late"), delayMs: 60_000 }]);
     const client = createModelClient({
-      model: modelFor(provider, server.url, { timeoutMs: 150, maxRetries: 1 }),
+      model: modelFor(provider, server.url, { timeoutMs: 1_000, maxRetries: 3 }),
       apiKey: "k",
       retryInitialDelayMs: 1,
     });
     const error = await failure(client.complete([{ role: "user", content: "hi" }]));
     expect(error.code).toBe("MODEL_ERROR");
-    // Both tries were cut by the client's timeout, not answered by the slow server.
-    expect(error.message).toMatch(/no reply within 150 ms/);
-    expect(server.requests).toHaveLength(2);
+    expect(error.message).toMatch(/no reply within 1000 ms/);
+    // The provider may be generating still: one generation, metered by the caller at its worst case.
+    expect(server.requests).toHaveLength(1);
+    expect(error.data).toMatchObject({ abandoned: true, tries: 1 });
+  });
+
+  it("retries a connection refused before sending: the provider never saw it", async () => {
+    // A port that was just free: nothing listens there.
+    const closed = await startFakeModelServer([]);
+    await closed.close();
+    const client = createModelClient({
+      model: modelFor(provider, closed.url, { maxRetries: 2 }),
+      apiKey: "k",
+      retryInitialDelayMs: 1,
+    });
+    const error = await failure(client.complete([{ role: "user", content: "hi" }]));
+    expect(error.data).toMatchObject({ abandoned: false, tries: 3 });
   });
 
   it("ends with ABORTED when the caller aborts", async () => {

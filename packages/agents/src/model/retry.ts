@@ -40,6 +40,45 @@ export function isRetryableStatus(status: number): boolean {
   return status === 429 || status === 408 || status === 409 || status >= 500;
 }
 
+/**
+ * Error codes of a connection that failed before the request was sent (refused, no such
+ * host, no route, a certificate refused): the provider never saw the call.
+ */
+const NOT_SENT_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "CERT_HAS_EXPIRED",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+]);
+
+/**
+ * Did a request fail before it was sent, so that the provider never saw it (and bills
+ * nothing)? Reads the `code` along the error's `cause` chain (fetch and the SDKs wrap the
+ * socket's error). Any other failure (a timeout, a connection lost after sending) may have
+ * reached the provider: such a call is not retried and is metered at its worst case.
+ *
+ * @example
+ * ```ts
+ * neverSent(new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } })); // true
+ * ```
+ */
+export function neverSent(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && NOT_SENT_CODES.has(code)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {

@@ -2,10 +2,11 @@ import {
   addUsage,
   type CallTokens,
   emptyUsage,
+  type ModelConfig,
   type ModelPrices,
   type Usage,
 } from "@distdebug/schema";
-import { costOf } from "./pricing.js";
+import { costOf, worstCaseCostOf } from "./pricing.js";
 
 /** One metered model call, as it goes into a trajectory's `model-call` step. */
 export interface MeteredCall extends CallTokens {
@@ -48,12 +49,29 @@ export class UsageMeter {
   readonly calls: MeteredCall[] = [];
   #usage: Usage = emptyUsage();
   readonly #prices: ModelPrices | undefined;
+  readonly #provider: ModelConfig["provider"];
   readonly #budget: UsageBudget;
   readonly #inFlight = new Set<CallTokens>();
 
-  constructor(options: { prices?: ModelPrices | undefined; budget?: UsageBudget } = {}) {
+  /**
+   * @param options.provider - the protocol, for the token classes a worst case may bill
+   * (cache writes are Anthropic's). Default `anthropic` (every class).
+   */
+  constructor(
+    options: {
+      prices?: ModelPrices | undefined;
+      budget?: UsageBudget;
+      provider?: ModelConfig["provider"];
+    } = {},
+  ) {
     this.#prices = options.prices;
+    this.#provider = options.provider ?? "anthropic";
     this.#budget = options.budget ?? {};
+  }
+
+  /** The most a call of these token counts may cost (see `worstCaseCostOf`). */
+  worstCaseCost(tokens: CallTokens): number | null {
+    return worstCaseCostOf(tokens, this.#prices, this.#provider);
   }
 
   /** Totals so far. */
@@ -61,15 +79,25 @@ export class UsageMeter {
     return { ...this.#usage };
   }
 
-  /** Records a finished call (or a failed one with zero tokens and `error`) and returns its step. */
-  record(call: CallTokens & { model: string; durationMs: number; error?: string }): MeteredCall {
-    const costUsd = costOf(call, this.#prices);
+  /**
+   * Records a finished call (or a failed one with zero tokens and `error`) and returns its
+   * step. With `worstCase`, the tokens are the call's admitted worst case (a call the harness
+   * gave up on) and are priced at their dearest classes.
+   */
+  record(
+    call: CallTokens & { model: string; durationMs: number; error?: string; worstCase?: boolean },
+  ): MeteredCall {
+    const costUsd = call.worstCase ? this.worstCaseCost(call) : costOf(call, this.#prices);
+    const { cacheWrite5mTokens, cacheWrite1hTokens, reasoningTokens } = call;
     const step: MeteredCall = {
       type: "model-call",
       model: call.model,
       inputTokens: call.inputTokens,
       outputTokens: call.outputTokens,
       cachedTokens: call.cachedTokens,
+      ...(cacheWrite5mTokens ? { cacheWrite5mTokens } : {}),
+      ...(cacheWrite1hTokens ? { cacheWrite1hTokens } : {}),
+      ...(reasoningTokens ? { reasoningTokens } : {}),
       costUsd,
       durationMs: call.durationMs,
       ...(call.error === undefined ? {} : { error: call.error }),
@@ -102,7 +130,7 @@ export class UsageMeter {
     const used = usage.inputTokens + usage.outputTokens;
     if (tokenLimit > 0 && used + tokens > tokenLimit)
       return `the token limit of ${tokenLimit} leaves no room: ${used} used, and the calls in flight with this one may use ${tokens} more`;
-    const cost = pending.reduce((sum, call) => sum + (costOf(call, this.#prices) ?? 0), 0);
+    const cost = pending.reduce((sum, call) => sum + (this.worstCaseCost(call) ?? 0), 0);
     const spent = usage.costUsd ?? 0;
     if (costLimitUsd > 0 && this.#prices && spent + cost > costLimitUsd)
       return `the cost limit of $${costLimitUsd} leaves no room: $${spent.toFixed(4)} spent, and the calls in flight with this one may cost $${cost.toFixed(4)} more`;

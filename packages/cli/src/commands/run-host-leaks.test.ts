@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
-import { open, readFile, writeFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
-import { cliNodeArgs, repoRoot } from "../testing/spawn-cli.js";
+import { runCommandAgent } from "../testing/run-command-agent.js";
 
 const SECRET = "operator-secret-5d1e";
 /** Node marks only low inherited descriptors close-on-exec; a high one reaches its children. */
@@ -28,52 +27,13 @@ printf '{"format":"distdebug.diagnosis/1","incidentId":"%s","blocks":[],"summary
  * Runs `distdebug run` on leasekv-77 with the agent in `work/agent/agent.sh`, the way a
  * wrapper script would: with `secret` (if given) open on a high fd.
  */
-async function runAgent(work: string, secret?: number) {
-  const stdio: ("ignore" | "pipe" | number)[] = ["ignore", "pipe", "pipe"];
-  if (secret !== undefined) {
-    while (stdio.length < INHERITED_FD) stdio.push("ignore");
-    stdio.push(secret);
-  }
-  const config = {
-    name: "host-leaks",
-    agent: { type: "command", command: ["/bin/sh", "/opt/agent/agent.sh"], wallTimeLimitSec: 60 },
-    environment: {
-      sandbox: { readOnlyBinds: [{ source: join(work, "agent"), target: "/opt/agent" }] },
-    },
-  };
-  await writeFile(join(work, "config.json"), JSON.stringify(config));
-  const args = [
-    ...cliNodeArgs(),
-    "run",
-    "--config",
-    join(work, "config.json"),
-    "--dataset",
-    join(repoRoot, "examples/dataset"),
-    "--bug",
-    "leasekv-77",
-    "--runs",
-    "1",
-    "--out",
-    join(work, "results"),
-    "--cache-dir",
-    join(work, "cache"),
-  ];
-  const child = spawn(process.execPath, args, {
-    cwd: work,
-    stdio,
-    env: { ...process.env, CI: "true" },
+function runAgent(work: string, secret?: number) {
+  return runCommandAgent({
+    work,
+    command: ["/bin/sh", "/opt/agent/agent.sh"],
+    sandbox: { readOnlyBinds: [{ source: join(work, "agent"), target: "/opt/agent" }] },
+    ...(secret === undefined ? {} : { inherited: { fd: secret, at: INHERITED_FD } }),
   });
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString("utf8");
-  });
-  child.stdout?.resume();
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  const diagnosis = await readFile(
-    join(work, "results/leasekv-77/attempt-1/diagnosis.json"),
-    "utf8",
-  ).catch(() => "");
-  return { code, stderr, diagnosis };
 }
 
 describe("descriptors the operator's shell left open", () => {

@@ -174,7 +174,8 @@ describe("verify --dataset and score --dataset refuse incomplete or rewritten su
     [
       "a file where a folder is expected",
       [{ path: "zklite-142/attempt-1/diagnosis.json/x" }],
-      "zklite-142/attempt-1/diagnosis.json/x: expects zklite-142/attempt-1/diagnosis.json to be a folder",
+      // Refused by the results layout before the file-for-folder check would see it.
+      "zklite-142/attempt-1/diagnosis.json/x: not a file of the results layout",
     ],
     [
       "an alias",

@@ -13,6 +13,7 @@ import {
   UsageError,
 } from "../command.js";
 import { cacheDirOf } from "../render/cache-dir.js";
+import { TERMINAL } from "../render/terminal-text.js";
 
 const engines = new Set(["auto", "git", "isomorphic-git"]);
 
@@ -62,12 +63,13 @@ export default defineCommand({
       ...(io.signal ? { signal: io.signal } : {}),
       onEvent: (event) => {
         if (!io.isTTY || args.values.json) return;
-        if (event.type === "tree-copy")
-          io.stderr(`\r  writing files ${event.filesDone}/${event.filesTotal}`);
-        else if (event.type === "repo-clone-start") io.stderr(`cloning ${event.url} ...\n`);
+        if (event.type === "tree-copy") {
+          io.stderr(TERMINAL.lineStart);
+          io.stderr(`  writing files ${event.filesDone}/${event.filesTotal}`);
+        } else if (event.type === "repo-clone-start") io.stderr(`cloning ${event.url} ...\n`);
       },
     });
-    if (io.isTTY && !args.values.json) io.stderr("\r\x1b[K");
+    if (io.isTTY && !args.values.json) io.stderr(TERMINAL.clearToEnd);
     let leakage: LeakageReport | undefined;
     if (fixCommit && !isUrl(repo))
       leakage = await checkLeakage({ dir: result.dir, needles, fix: { repo, commit: fixCommit } });

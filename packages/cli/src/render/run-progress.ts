@@ -1,5 +1,6 @@
 import type { RunEvent } from "@distdebug/runner";
 import type { CliIO } from "../io.js";
+import { TERMINAL } from "./terminal-text.js";
 
 function clock(ms: number): string {
   const seconds = Math.max(0, Math.round(ms / 1000));
@@ -28,7 +29,8 @@ export function createRunProgress(io: CliIO, mode: "tty" | "plain" | "json") {
   const warn = (message: string) => {
     if (warned.has(message)) return;
     warned.add(message);
-    io.stderr(`${mode === "tty" ? "\r\u001b[2K" : ""}warning: ${message}\n`);
+    if (mode === "tty") io.stderr(TERMINAL.clearLine);
+    io.stderr(`warning: ${message}\n`);
   };
   const draw = (force = false) => {
     if (mode !== "tty") return;
@@ -43,7 +45,8 @@ export function createRunProgress(io: CliIO, mode: "tty" | "plain" | "json") {
     const line = `[${bar}] ${finished}/${pending} done · ${failed} failed · ${infra} infra · ${running} running · ${clock(elapsed)} elapsed${eta === undefined ? "" : ` · ETA ${clock(eta)}`} · ${tokens.toLocaleString("en-US")} tokens`;
     // A terminal that reports 0 columns (some CI pseudo-terminals) is taken as 80 wide.
     const columns = io.columns > 0 ? io.columns : 80;
-    io.stderr(`\r\u001b[2K${line.slice(0, Math.max(20, columns - 1))}`);
+    io.stderr(TERMINAL.clearLine);
+    io.stderr(line.slice(0, Math.max(20, columns - 1)));
   };
   return {
     onEvent(event: RunEvent) {
@@ -83,7 +86,10 @@ export function createRunProgress(io: CliIO, mode: "tty" | "plain" | "json") {
           const why = record.error ? ` (${record.error.message.split("\n")[0]})` : "";
           const line = `${event.incidentId} attempt ${event.attempt}: ${record.status}${metrics}${why} ${(record.durationMs / 1000).toFixed(1)}s`;
           if (mode === "plain") io.stderr(`${line}\n`);
-          else if (record.status !== "succeeded") io.stderr(`\r\u001b[2K${line}\n`);
+          else if (record.status !== "succeeded") {
+            io.stderr(TERMINAL.clearLine);
+            io.stderr(`${line}\n`);
+          }
           break;
         }
         case "run-end":
