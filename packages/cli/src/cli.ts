@@ -1,9 +1,8 @@
 import { parseArgs } from "node:util";
-import { errorMessage as baseErrorMessage, DistDebugError } from "@distdebug/schema";
+import { errorMessage as baseErrorMessage, DistDebugError, didYouMean } from "@distdebug/schema";
 import { type Command, UsageError } from "./command.js";
 import { type CliIO, processIO } from "./io.js";
 import { commandTable, findCommand } from "./registry.js";
-import { didYouMean } from "./suggest.js";
 
 /** The version of the CLI (the package version). */
 export const CLI_VERSION = "0.1.0";

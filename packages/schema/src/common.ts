@@ -36,7 +36,7 @@ export const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, "a 64-character hex sha
 export const Timestamp = z.iso.datetime({ offset: true });
 
 /** Token use and cost: per model call, per attempt, per run. */
-export const Usage = z.object({
+export const Usage = z.strictObject({
   /** Prompt tokens, cached ones included. */
   inputTokens: z.number().int().min(0),
   /** Completion tokens. */

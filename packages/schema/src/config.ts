@@ -2,7 +2,7 @@ import { z } from "zod";
 import { SandboxPolicy } from "./sandbox-policy.js";
 
 /** Prices in US dollars per million tokens. */
-export const ModelPrices = z.object({
+export const ModelPrices = z.strictObject({
   inputPerMillion: z.number().min(0),
   outputPerMillion: z.number().min(0),
   /** Price of cached input tokens; defaults to the input price. */
@@ -12,7 +12,7 @@ export const ModelPrices = z.object({
 export type ModelPrices = z.infer<typeof ModelPrices>;
 
 /** The model an agent talks to. */
-export const ModelConfig = z.object({
+export const ModelConfig = z.strictObject({
   /** Wire protocol: OpenAI-compatible Chat Completions or the Anthropic Messages API. */
   provider: z.enum(["openai", "anthropic"]),
   /** Model name as the provider knows it. */
@@ -39,7 +39,7 @@ export const ModelConfig = z.object({
 export type ModelConfig = z.infer<typeof ModelConfig>;
 
 /** The agent and its limits. */
-export const AgentConfig = z.object({
+export const AgentConfig = z.strictObject({
   /** `baseline` (offline), `mini` (built-in model loop) or `command` (your program). */
   type: z.enum(["baseline", "mini", "command"]),
   /** For `command`: the program and its arguments, run inside the sandbox. */
@@ -66,7 +66,7 @@ export type AgentConfig = z.infer<typeof AgentConfig>;
  * `key=value` overrides apply on top; `${ENV}` references stay unresolved in the parsed
  * value and are resolved only at run time (see {@link resolveConfigEnv}).
  */
-export const RunConfig = z.object({
+export const RunConfig = z.strictObject({
   format: z.literal("distdebug.config/1").default("distdebug.config/1"),
   /** Name of the configuration; the results folder defaults to `results/<name>`. */
   name: z
@@ -76,14 +76,14 @@ export const RunConfig = z.object({
   agent: AgentConfig,
   model: ModelConfig.optional(),
   environment: z
-    .object({
+    .strictObject({
       sandbox: SandboxPolicy.default(SandboxPolicy.parse({})),
       /** Characters of a command's output shown to the model. Default 10,000. */
       observationChars: z.number().int().positive().default(10_000),
     })
     .default({ sandbox: SandboxPolicy.parse({}), observationChars: 10_000 }),
   run: z
-    .object({
+    .strictObject({
       attempts: z.number().int().min(1).default(3),
       concurrency: z.number().int().min(1).default(1),
       seed: z.number().int().min(0).default(0),

@@ -9,7 +9,7 @@ import { withJsonSchemaRule } from "./internal/json-rule.js";
  */
 export const DiagnosisBlock = withJsonSchemaRule(
   z
-    .object({
+    .strictObject({
       path: RepoPath.optional(),
       startLine: LineNumber.optional(),
       endLine: LineNumber.optional(),
@@ -49,7 +49,7 @@ export type DiagnosisBlock = z.infer<typeof DiagnosisBlock>;
 export const DEFAULT_MAX_DIAGNOSIS_BLOCKS = 200;
 
 function makeDiagnosisSchema(maxBlocks: number) {
-  return z.object({
+  return z.strictObject({
     format: formatTag("diagnosis", 1),
     incidentId: z.string().min(1),
     blocks: z.array(DiagnosisBlock).max(maxBlocks),

@@ -80,6 +80,7 @@ export { RepoHistory } from "./repo-history.js";
 export { RunInfo } from "./run.js";
 export { ReadOnlyBind, SandboxPolicy, type SandboxPolicyInput } from "./sandbox-policy.js";
 export { LeakFinding, LeakKind, SubmissionManifest } from "./submission.js";
+export { closest, didYouMean } from "./suggest.js";
 export { Estimate, StatsMethod, Summary } from "./summary.js";
 export { TaskManifest } from "./task.js";
 export {

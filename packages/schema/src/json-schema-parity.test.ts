@@ -10,7 +10,8 @@ import { exampleDocuments, type Json } from "./testing/examples.js";
  * One validity rule: for every format, `ajv` with the committed JSON Schema file and the zod
  * parser accept exactly the same documents. The documents are the valid examples of the
  * repository, mutated near their valid shape (fields dropped or added, values swapped for
- * wrong types, boundary numbers, edge strings, array items removed or doubled).
+ * wrong types, boundary numbers, edge strings, array items removed or doubled, unknown keys
+ * added: a typo such as `start_line` is rejected by both, issue 30).
  */
 
 const schemaDir = join(import.meta.dirname, "..", "json-schema");
@@ -93,7 +94,11 @@ function valuePool(seeds: Json[]): fc.Arbitrary<Json> {
 
 /** Every key of the seeds, so an added field is often one a rule is about. */
 function keyPool(seeds: Json[]): fc.Arbitrary<string> {
-  const keys = new Set(["extra", "path", "symbol", "startLine", "endLine", "target", "role"]);
+  const keys = new Set([
+    ...["extra", "path", "symbol", "startLine", "endLine", "target", "role"],
+    // Unknown keys (typos, other spellings, an `x-` extension): both sides reject them.
+    ...["start_line", "end_line", "wallTimeLimtSec", "enviroment", "attempt", "x-note", ""],
+  ]);
   const visit = (value: Json): void => {
     if (Array.isArray(value)) value.forEach(visit);
     else if (value !== null && typeof value === "object")
