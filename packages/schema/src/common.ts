@@ -86,6 +86,21 @@ export function addUsage(total: Usage, more: Usage): Usage {
 }
 
 /**
+ * The dollars a usage spent, as every report shows it: its `costUsd`, or 0 when it made no
+ * model calls (an offline agent, such as the baseline or a command agent that never called the
+ * gateway, spent nothing: `$0.00`, never `n/a`). Null only when calls were made at an unknown price.
+ *
+ * @example
+ * ```ts
+ * spentUsd(emptyUsage()); // 0
+ * spentUsd({ ...emptyUsage(), calls: 2 }); // null
+ * ```
+ */
+export function spentUsd(usage: Usage): number | null {
+  return usage.calls === 0 && usage.costUsd === null ? 0 : usage.costUsd;
+}
+
+/**
  * The `format` field of every DistDebug file: `distdebug.<kind>/<major>`.
  * @param kind - the file kind, for example `diagnosis`.
  * @param major - the major version the schema describes.

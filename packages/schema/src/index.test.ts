@@ -93,6 +93,7 @@ describe("the public surface", () => {
       "resolveConfigEnv",
       "serialize",
       "sha256Hex",
+      "spentUsd",
       "tempSiblingPath",
       "usageFromWire",
       "withFileLock",

@@ -8,6 +8,7 @@ export {
   LineNumber,
   RepoPath,
   Sha256,
+  spentUsd,
   Timestamp,
   Usage,
 } from "./common.js";
