@@ -64,6 +64,7 @@ describe("the public surface", () => {
       "didYouMean",
       "emptyUsage",
       "errorMessage",
+      "formatIssues",
       "formatOf",
       "formatTag",
       "formats",

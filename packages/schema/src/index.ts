@@ -51,7 +51,7 @@ export { type FormatKind, formatOf, formats, isFormatKind } from "./formats.js";
 export { Gold, GoldBlock } from "./gold.js";
 export { canonicalJson, sha256Hex } from "./hash.js";
 export { Artifact, Incident, IncidentCategory } from "./incident.js";
-export { describeZodIssues, type FileIssue } from "./internal/issues.js";
+export { describeZodIssues, type FileIssue, formatIssues } from "./internal/issues.js";
 export { jsonSchemaFiles, jsonSchemaOf } from "./json-schema.js";
 export {
   type AcquireFileLockOptions,

@@ -106,7 +106,14 @@ export function toFileIssues(
   return out;
 }
 
-/** Renders issues as indented lines: `  - $.a.b: expected X, found Y`. */
+/**
+ * Renders issues as indented lines: `  - $.a.b: expected X, found Y`.
+ *
+ * @example
+ * ```ts
+ * formatIssues([{ path: "$.run.attempt", expected: "a known key", found: "the unknown key" }]);
+ * ```
+ */
 export function formatIssues(issues: readonly FileIssue[]): string {
   return issues
     .map((issue) => `  - ${issue.path}: expected ${issue.expected}, found ${issue.found}`)

@@ -7,6 +7,19 @@ import type { FormatKind } from "../formats.js";
 export const repositoryRoot = join(import.meta.dirname, "..", "..", "..", "..");
 const root = repositoryRoot;
 
+/**
+ * Where the Python package `distdebug-schema` keeps its copy of the JSON Schema files
+ * (`pnpm schema:generate` writes both copies).
+ */
+export const pythonSchemaDir = join(
+  repositoryRoot,
+  "python",
+  "distdebug-schema",
+  "src",
+  "distdebug_schema",
+  "schemas",
+);
+
 /** Where the valid examples of each format live (globs from the repository root). */
 const seedGlobs: Record<FormatKind, string[]> = {
   incident: ["examples/dataset/*/incident.json", "datasets/catalog/kafka-1*/incident.json"],
