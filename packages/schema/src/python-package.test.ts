@@ -41,7 +41,7 @@ const entities: Record<string, string> = {
   "&apos;": "'",
   "&amp;": "&",
 };
-const unescape = (text: string) =>
+const xmlText = (text: string) =>
   text.replace(/&(?:lt|gt|quot|apos|amp|#\d+);/g, (entity) =>
     entity.startsWith("&#") ? String.fromCodePoint(Number(entity.slice(2, -1))) : entities[entity]!,
   );
@@ -53,7 +53,7 @@ function readJunit(xml: string): Map<string, Outcome> {
     /<testcase\b([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g,
   )) {
     const attribute = (name: string) =>
-      unescape(new RegExp(`\\b${name}="([^"]*)"`).exec(attributes ?? "")?.[1] ?? "");
+      xmlText(new RegExp(`\\b${name}="([^"]*)"`).exec(attributes ?? "")?.[1] ?? "");
     const status = /<(failure|error)\b/.test(body)
       ? "failed"
       : /<skipped\b/.test(body)
@@ -61,7 +61,7 @@ function readJunit(xml: string): Map<string, Outcome> {
         : "passed";
     outcomes.set(`${attribute("classname")}::${attribute("name")}`, {
       status,
-      message: unescape(body.replace(/<[^>]+>/g, "")).trim(),
+      message: xmlText(body.replace(/<[^>]+>/g, "")).trim(),
     });
   }
   return outcomes;
