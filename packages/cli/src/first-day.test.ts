@@ -1,9 +1,10 @@
-import { writeFile } from "node:fs/promises";
+import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./cli.js";
 import { captureIO } from "./testing/capture-io.js";
+import { repoRoot } from "./testing/spawn-cli.js";
 
 /** The smaller rough edges a first-day user met (issue 30, item 10), each pinned here. */
 
@@ -97,5 +98,37 @@ describe("a first day with the CLI", () => {
       },
       { file: "not.json", code: "INVALID_FILE", issues: [] },
     ]);
+  });
+
+  // Generous timeout: before the check, this run prepared a workspace and a sandbox per attempt.
+  it("a bind source typo and a missing program stop `run` before any attempt: exit 2, every problem listed", {
+    timeout: 300_000,
+  }, async () => {
+    const dir = await testdir({
+      "agent/agent.py": "print('hi')\n",
+      "agent.yaml": [
+        "agent:",
+        "  type: command",
+        "  command: [python4, /opt/agent/agent.py]",
+        "environment:",
+        "  sandbox:",
+        "    readOnlyBinds:",
+        "      - { source: ./agnet, target: /opt/agent }",
+      ].join("\n"),
+    });
+    const dataset = join(repoRoot, "examples", "dataset");
+    const args = ["run", "--config", "agent.yaml", "--dataset", dataset, "--bug", "leasekv-77"];
+    const result = await cli([...args, "--out", "results", "--cache-dir", "cache"], dir);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain("the run cannot start; 3 problems");
+    expect(result.err).toContain(
+      `$.environment.sandbox.readOnlyBinds[0].source: expected a host path that exists, found "${dir}/agnet", which does not exist`,
+    );
+    expect(result.err).toContain("$.agent.command[0]: expected a program on the sandbox's PATH");
+    expect(result.err).toContain(
+      "$.agent.command[1]: expected a file that exists inside the sandbox",
+    );
+    expect(result.err).not.toMatch(/infra-error|--rerun-infra/);
+    expect(await readdir(dir)).not.toContain("results");
   });
 });

@@ -4,7 +4,7 @@ import { DistDebugError } from "./errors.js";
 import { type FormatKind, formats } from "./formats.js";
 import type { InvalidFileData } from "./parse.js";
 import { parseDiagnosis, parsersByKind } from "./parsers.js";
-import { exampleDocuments, type Json } from "./testing/examples.js";
+import { exampleDocuments, isInOpenRecord, type Json } from "./testing/examples.js";
 
 /**
  * Strict inputs (issue 30): every format rejects a key it does not know, with the file, the
@@ -104,33 +104,11 @@ function objectPaths(document: Json, path: Path = []): Path[] {
   if (document === null || typeof document !== "object") return [];
   if (Array.isArray(document))
     return document.flatMap((item, index) => objectPaths(item, [...path, index]));
-  const own = isOpenRecord(path) ? [] : [path];
+  if (isInOpenRecord(path)) return [];
   return [
-    ...own,
-    ...Object.entries(document).flatMap(([key, child]) =>
-      isOpenRecord([...path, key]) ? [] : objectPaths(child, [...path, key]),
-    ),
+    path,
+    ...Object.entries(document).flatMap(([key, child]) => objectPaths(child, [...path, key])),
   ];
-}
-
-/** Places that are records (any key) by design: their keys are data, not fields. */
-const openRecords = new Set([
-  "extra",
-  "parameters",
-  "timings",
-  "outputs",
-  "packages",
-  "grammars",
-  "metrics",
-  "runToRun",
-  "settings",
-  "files",
-  "env",
-]);
-
-function isOpenRecord(path: Path): boolean {
-  const last = path.at(-1);
-  return typeof last === "string" && openRecords.has(last);
 }
 
 function at(document: Json, path: Path): Json {

@@ -41,6 +41,20 @@ const seedGlobs: Record<FormatKind, string[]> = {
   repo_history: ["examples/dataset/*/repo/history.json"],
 };
 
+/**
+ * Keys whose value is a record (any key, by design: `model.parameters`, the trajectory's
+ * `extra`, `attempt.outputs`, ...): the strictness tests add no unknown key below them.
+ */
+export const openRecordKeys: ReadonlySet<string> = new Set([
+  ...["extra", "parameters", "timings", "outputs", "packages", "grammars"],
+  ...["metrics", "runToRun", "settings", "files", "env"],
+]);
+
+/** Is a path (of keys and indexes) at or below an open record? */
+export function isInOpenRecord(path: readonly (string | number)[]): boolean {
+  return path.some((key) => typeof key === "string" && openRecordKeys.has(key));
+}
+
 /** A JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
