@@ -17,6 +17,16 @@ const sets = {
   two: loadDataSet("two-incidents"),
 };
 
+/** One incident with one gold block, for the rule tests. */
+const incident = {
+  id: "x-1",
+  system: "x",
+  languages: ["go" as const],
+  category: "logic" as const,
+  clues: { reportNamesCausalMethod: false, usableStackTrace: false },
+  goldBlocks: 1,
+};
+
 function run(set: DataSet, extra: Partial<SummarizeOptions> = {}): Summary {
   return summarize({
     name: set.name,
@@ -156,14 +166,6 @@ describe("summarize counting rules", () => {
   });
 
   it("scores a limit-exceeded attempt 0 even when it has metrics, and a succeeded attempt without metrics 0", () => {
-    const incident = {
-      id: "x-1",
-      system: "x",
-      languages: ["go" as const],
-      category: "logic" as const,
-      clues: { reportNamesCausalMethod: false, usableStackTrace: false },
-      goldBlocks: 1,
-    };
     const usage = { inputTokens: 10, outputTokens: 5, cachedTokens: 0, calls: 1, costUsd: 0.5 };
     const full = { blockCoverage: 1, blockPrecision: 1, fileCoverage: 1, linePrecision: 1 };
     const summary = summarize({
@@ -194,14 +196,6 @@ describe("summarize counting rules", () => {
   });
 
   it("counts an offline attempt (no model calls, cost unknown) as $0, so offline agents agree on cost/run", () => {
-    const incident = {
-      id: "x-1",
-      system: "x",
-      languages: ["go" as const],
-      category: "logic" as const,
-      clues: { reportNamesCausalMethod: false, usableStackTrace: false },
-      goldBlocks: 1,
-    };
     const metrics = { blockCoverage: 1, blockPrecision: 1, fileCoverage: 1, linePrecision: 1 };
     const offline = (costUsd: number | null) =>
       summarize({

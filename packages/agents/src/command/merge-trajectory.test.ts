@@ -28,6 +28,15 @@ const call = (index: number): MeteredCall => ({
 
 const usage = { inputTokens: 0, outputTokens: 0, cachedTokens: 0, calls: 0, costUsd: null };
 
+/** An agent's own trajectory of these steps. */
+const ownTrajectory = (name: string, steps: Trajectory["steps"]): Trajectory => ({
+  format: "distdebug.trajectory/1",
+  agent: { name },
+  exitStatus: "submitted",
+  usage,
+  steps,
+});
+
 /** The kinds of steps in order: `call` (a gateway call), `cmd`, `assistant`, ... */
 function shape(trajectory: Trajectory): string[] {
   return trajectory.steps.map((step) =>
@@ -60,19 +69,13 @@ describe("mergeTrajectory", () => {
   });
 
   it("places one call before each assistant message when the agent wrote neither times nor calls", () => {
-    const own: Trajectory = {
-      format: "distdebug.trajectory/1",
-      agent: { name: "plain" },
-      exitStatus: "submitted",
-      usage,
-      steps: [
-        { type: "message", role: "user", content: "task" },
-        { type: "message", role: "assistant", content: "ls" },
-        { type: "command", command: "ls", exitCode: 0, output: "a" },
-        { type: "message", role: "assistant", content: "cat a" },
-        { type: "command", command: "cat a", exitCode: 0, output: "x" },
-      ],
-    };
+    const own = ownTrajectory("plain", [
+      { type: "message", role: "user", content: "task" },
+      { type: "message", role: "assistant", content: "ls" },
+      { type: "command", command: "ls", exitCode: 0, output: "a" },
+      { type: "message", role: "assistant", content: "cat a" },
+      { type: "command", command: "cat a", exitCode: 0, output: "x" },
+    ]);
     const merged = mergeTrajectory(own, [call(0), call(1), call(2)], usage);
     expect(shape(merged)).toEqual([
       "user",
@@ -87,16 +90,10 @@ describe("mergeTrajectory", () => {
   });
 
   it("keeps placing calls by time when the agent's steps carry times", () => {
-    const own: Trajectory = {
-      format: "distdebug.trajectory/1",
-      agent: { name: "timed" },
-      exitStatus: "submitted",
-      usage,
-      steps: [
-        { type: "command", command: "a", exitCode: 0, output: "", at: call(1).at },
-        { type: "command", command: "b", exitCode: 0, output: "", at: call(3).at },
-      ],
-    };
+    const own = ownTrajectory("timed", [
+      { type: "command", command: "a", exitCode: 0, output: "", at: call(1).at },
+      { type: "command", command: "b", exitCode: 0, output: "", at: call(3).at },
+    ]);
     const merged = mergeTrajectory(own, [call(0), call(2), call(4)], usage);
     expect(shape(merged)).toEqual(["gateway-0", "cmd", "gateway-2", "cmd", "gateway-4"]);
   });
