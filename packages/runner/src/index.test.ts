@@ -7,6 +7,7 @@ describe("the public surface", () => {
     expect(Object.keys(api).sort()).toEqual([
       "ADJACENT_ROWS",
       "attemptInputHash",
+      "checkRunInputs",
       "checkShard",
       "findMirror",
       "incidentsOfShard",
