@@ -40,9 +40,13 @@ describe("a first day with the CLI", () => {
     expect(result.out).toMatch(/--cache-dir <value> .*\$DISTDEBUG_CACHE_DIR/);
   });
 
-  it("a bad --set without --agent names the --set, not --agent, and exits 2 before any attempt", async () => {
+  // Generous timeout: before the check, the typo was dropped and the attempt ran.
+  it("a bad --set without --agent names the --set, not --agent, and exits 2 before any attempt", {
+    timeout: 300_000,
+  }, async () => {
     const dir = await testdir({});
-    const result = await cli(["run", "--set", "agent.stepLimt=3", "--out", "r"], dir);
+    const args = ["run", "--set", "agent.stepLimt=3", "--bug", "leasekv-77", "--out", "r"];
+    const result = await cli([...args, "--cache-dir", "cache"], dir);
     expect(result.code).toBe(2);
     expect(result.err).not.toMatch(/--agent/);
     expect(result.err).toContain(
