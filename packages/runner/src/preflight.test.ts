@@ -80,10 +80,19 @@ describe("checkRunInputs", () => {
           '"/home/someone/agent.sh", which the sandbox does not see: bind its folder read-only',
       },
     ]);
-    const mini = parseRunConfig({ agent: { type: "mini" } });
-    const [noModel] = await problems(() => checkRunInputs({ config: mini, incidents: [] }));
+    const mini = parseRunConfig({
+      agent: { type: "mini" },
+      environment: { sandbox: { readOnlyBinds: [{ source: "/nonexistent/jdk" }] } },
+    });
+    const [noModel, bind] = await problems(() => checkRunInputs({ config: mini, incidents: [] }));
     expect(noModel?.path).toBe("$.agent.type (mini)");
     expect(noModel?.found).toMatch(/agent\.type mini needs a model section/);
+    expect(bind?.path).toBe("$.environment.sandbox.readOnlyBinds[0].source");
+    // Alone, the agent's own error is thrown as it is (one line, its own code).
+    const alone = parseRunConfig({ agent: { type: "mini" } });
+    await expect(checkRunInputs({ config: alone, incidents: [] })).rejects.toThrow(
+      /^agent\.type mini needs a model section/,
+    );
     const copy = await testdir();
     const incident = dataset.incidents[0]!;
     await mkdir(join(copy, "repo"));

@@ -121,8 +121,12 @@ async function programProblems(config: RunConfig, agent: Agent | undefined): Pro
   return problems;
 }
 
-/** The agent of the config, or the problem that keeps it from being made. */
-function agentOf(options: CheckRunInputsOptions): { agent?: Agent; problems: FileIssue[] } {
+/** The agent of the config, or the error that keeps it from being made and its problem. */
+function agentOf(options: CheckRunInputsOptions): {
+  agent?: Agent;
+  error?: DistDebugError<unknown>;
+  problems: FileIssue[];
+} {
   if (options.agent) return { agent: options.agent, problems: [] };
   try {
     return { agent: agentFor(options.config, options.env ?? process.env), problems: [] };
@@ -133,17 +137,10 @@ function agentOf(options: CheckRunInputsOptions): { agent?: Agent; problems: Fil
       error.code === "MISSING_ENV"
         ? "$.model.apiKeyEnv"
         : `$.agent.type (${options.config.agent.type})`;
-    return {
-      problems: [
-        {
-          path,
-          expected: variable
-            ? `the environment variable ${variable} set`
-            : "a complete agent config",
-          found: error.message,
-        },
-      ],
-    };
+    const expected = variable
+      ? `the environment variable ${variable} set`
+      : "a complete agent config";
+    return { error, problems: [{ path, expected, found: error.message }] };
   }
 }
 
@@ -187,7 +184,8 @@ async function datasetProblems(
  * sandbox and its script arguments under bind targets exist, every incident's local
  * repository and every mirror exists. All problems are reported together in one
  * `INVALID_CONFIG` error (the CLI exits 2) with `data.issues` `[{path, expected, found}]`,
- * instead of one `infra-error` per attempt.
+ * instead of one `infra-error` per attempt; when the agent's own error (such as `MISSING_ENV`
+ * for an API key) is the only problem, it is thrown as it is.
  *
  * @example
  * ```ts
@@ -195,13 +193,16 @@ async function datasetProblems(
  * ```
  */
 export async function checkRunInputs(options: CheckRunInputsOptions): Promise<Agent> {
-  const { agent, problems } = agentOf(options);
+  const { agent, error, problems } = agentOf(options);
+  const agentProblems = problems.length;
   problems.push(
     ...(await bindProblems(options.config.environment.sandbox.readOnlyBinds)),
     ...(await programProblems(options.config, agent)),
     ...(await datasetProblems(options.incidents, options.mirrors ?? [])),
   );
   if (agent && problems.length === 0) return agent;
+  // The agent's own error alone (a missing API key: MISSING_ENV) is clearest as it is.
+  if (error && problems.length === agentProblems) throw error;
   throw new DistDebugError({
     code: "INVALID_CONFIG",
     message: `the run cannot start; ${problems.length} problem${problems.length === 1 ? "" : "s"} in the config, the agent or the dataset (no attempt was run):\n${formatIssues(problems)}`,
