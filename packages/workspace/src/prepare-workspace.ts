@@ -184,6 +184,13 @@ async function planWorkspace(options: PrepareWorkspaceOptions): Promise<Workspac
   return { options, dir, emit, needles, level, sharedCache, cacheDir, existing };
 }
 
+/**
+ * The layout of a cached base workspace, part of its cache key: bump it whenever what
+ * `materialize` writes changes, so a base built by an older version is never copied (2: the
+ * neutral object order, neutral times and the neutral scrub word).
+ */
+const BASE_LAYOUT_VERSION = 2;
+
 /** Without a base-workspace cache: materializes straight into `temp`. */
 async function buildUncached(plan: WorkspacePlan, temp: string): Promise<CopiedBase> {
   const t0 = performance.now();
@@ -203,7 +210,7 @@ async function copyFromCache(
     {
       cacheDir,
       identity: {
-        v: 1,
+        v: BASE_LAYOUT_VERSION,
         source: await sourceKey(options.source),
         commit: await resolveCommit(plan),
         needles: plan.needles,
