@@ -12,6 +12,9 @@
  * - stride-budget: 20 spans of floor(B / 20) lines the same way (B: this repository's budget);
  * - tiles: 20 of the 40-line tiles of every file, spread evenly;
  * - files: every source file by path, smallest first;
+ * - file-spray: every source file by path in path order (as a blind agent lists them);
+ * - common-names: 20 common function names as bare symbols, without paths;
+ * - bare-symbols: the 20 most frequent function names of this repository, without paths;
  * - definitions: every named definition by symbol, the first 20 spread evenly;
  * - largest-methods: the 20 largest methods and functions by their lines.
  * The line strategies run `blind-agent.mjs`, the program the CLI's test runs as a `command`
@@ -32,10 +35,12 @@ import {
   type Definition,
   directoryReader,
   type Evaluator,
+  fileBudget,
   languageOf,
   listDirectoryFiles,
 } from "@distdebug/evaluator";
 import { type DiagnosisBlock, type Gold, parseGold } from "@distdebug/schema";
+import { COMMON_FUNCTION_NAMES } from "@distdebug/test-utils";
 import { exampleIncidents } from "./examples.js";
 
 const { values } = parseArgs({
@@ -51,6 +56,12 @@ const BLIND_AGENT = fileURLToPath(new URL("./blind-agent.mjs", import.meta.url))
 const EXTENSIONS = Object.keys(DEFAULT_LANGUAGES).join(",");
 /** Acceptance (issue 17): no blind strategy reaches more than this mean coverage (0-100). */
 const BLIND_LIMIT = 10;
+/**
+ * Acceptance (issue 26): the strategies that name files or bare symbols blindly earn no more
+ * mean file coverage than the mean file budget's share Bf / F. (Line strategies name lines,
+ * and a line that reaches a block earns its file.)
+ */
+const FILE_BUDGET_STRATEGIES = new Set(["files", "file-spray", "common-names", "bare-symbols"]);
 
 /** One repository to attack: a source tree at the buggy revision with its gold. */
 interface Target {
@@ -59,6 +70,20 @@ interface Target {
   files: string[];
   gold: Gold;
   task?: IncidentTask;
+}
+
+/** The `count` most frequent last name parts of callable definitions (ties by name). */
+function frequentNames(definitions: readonly Definition[], count: number): string[] {
+  const counts = new Map<string, number>();
+  for (const definition of definitions) {
+    if (!definition.callable) continue;
+    const name = definition.qualifiedName.split(/::|\./).at(-1) as string;
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, count)
+    .map(([name]) => name);
 }
 
 /** Spans a strategy may name: the first 20 earn, the rest only cost precision. */
@@ -139,6 +164,18 @@ async function blindDiagnoses(
         .sort((a, b) => (sizes.get(a) as number) - (sizes.get(b) as number))
         .map((path) => ({ path })),
     ),
+    "file-spray": diagnosisOf(
+      target,
+      [...sizes.keys()].sort().map((path) => ({ path })),
+    ),
+    "common-names": diagnosisOf(
+      target,
+      COMMON_FUNCTION_NAMES.map((symbol) => ({ symbol })),
+    ),
+    "bare-symbols": diagnosisOf(
+      target,
+      frequentNames(definitions, 20).map((symbol) => ({ symbol })),
+    ),
     definitions: diagnosisOf(
       target,
       spreadFirst(definitions, 20).map(({ path, qualifiedName }) => ({
@@ -170,7 +207,14 @@ async function baselineDiagnosis(target: Target, task: IncidentTask, scratch: st
   );
 }
 
-type Scores = Record<string, { coverage: number; precision: number }>;
+/** One strategy's scores on one target (0-100), with the file budget's share Bf / F. */
+interface Row {
+  coverage: number;
+  fileCoverage: number;
+  precision: number;
+  fileShare: number;
+}
+type Scores = Record<string, Row>;
 
 /** Scores every strategy (and the baseline, when there is a task) on one target. */
 async function attack(target: Target, scratch: string): Promise<Scores> {
@@ -189,33 +233,42 @@ async function attack(target: Target, scratch: string): Promise<Scores> {
     if (!result.valid) throw new Error(`${target.id} ${name}: ${result.warnings[0]?.message}`);
     scores[name] = {
       coverage: 100 * result.metrics.blockCoverage,
+      fileCoverage: 100 * result.metrics.fileCoverage,
       precision: 100 * result.metrics.blockPrecision,
+      fileShare: (100 * result.counts.fileBudget) / Math.max(1, result.counts.repositoryFiles),
     };
-    cells.push(`${name} ${scores[name].coverage.toFixed(0)}`);
+    cells.push(
+      `${name} ${scores[name].coverage.toFixed(0)}/${scores[name].fileCoverage.toFixed(0)}`,
+    );
   }
+  const files = fileBudget(evaluator.parameters, size.files);
   console.log(
-    `${target.id.padEnd(18)} R ${String(size.rows).padStart(7)}  B ${String(budget).padStart(3)}  gold blocks ${target.gold.blocks.length}  coverage: ${cells.join(", ")}`,
+    `${target.id.padEnd(18)} R ${String(size.rows).padStart(7)}  B ${String(budget).padStart(3)}  F ${String(size.files).padStart(5)}  Bf ${String(files).padStart(3)}  gold blocks ${target.gold.blocks.length}  block/file coverage: ${cells.join(", ")}`,
   );
   return scores;
 }
 
-/** Prints the mean coverage and precision of each strategy; returns the means. */
-function printMeans(title: string, all: Scores[]): Record<string, number> {
+/** Prints the mean scores of each strategy; returns the means. */
+function printMeans(title: string, all: Scores[]): Record<string, Row> {
   const names = [...new Set(all.flatMap((scores) => Object.keys(scores)))];
-  const means: Record<string, number> = {};
+  const means: Record<string, Row> = {};
   console.log(`\n${title} (${all.length} targets), means on the 0-100 scale:`);
-  console.log(`  ${"strategy".padEnd(16)} ${"coverage".padStart(9)} ${"precision".padStart(10)}`);
+  console.log(
+    `  ${"strategy".padEnd(16)} ${"block cov".padStart(9)} ${"file cov".padStart(9)} ${"Bf/F".padStart(6)} ${"precision".padStart(10)}`,
+  );
   for (const name of names) {
     const rows = all.map((scores) => scores[name]).filter((row) => row !== undefined);
-    const mean = (pick: (row: { coverage: number; precision: number }) => number) =>
+    const mean = (pick: (row: Row) => number) =>
       rows.reduce((sum, row) => sum + pick(row), 0) / rows.length;
-    means[name] = mean((row) => row.coverage);
+    const row: Row = {
+      coverage: mean((r) => r.coverage),
+      fileCoverage: mean((r) => r.fileCoverage),
+      precision: mean((r) => r.precision),
+      fileShare: mean((r) => r.fileShare),
+    };
+    means[name] = row;
     console.log(
-      `  ${name.padEnd(16)} ${mean((row) => row.coverage)
-        .toFixed(1)
-        .padStart(9)} ${mean((row) => row.precision)
-        .toFixed(1)
-        .padStart(10)}`,
+      `  ${name.padEnd(16)} ${row.coverage.toFixed(1).padStart(9)} ${row.fileCoverage.toFixed(1).padStart(9)} ${row.fileShare.toFixed(1).padStart(6)} ${row.precision.toFixed(1).padStart(10)}`,
     );
   }
   return means;
@@ -237,11 +290,14 @@ async function main(): Promise<number> {
     }
     if (real.length > 0) printMeans("real source", real);
     const over = Object.entries(means).filter(
-      ([name, coverage]) => name !== "baseline" && coverage > BLIND_LIMIT,
+      ([name, row]) =>
+        name !== "baseline" &&
+        (row.coverage > BLIND_LIMIT ||
+          (FILE_BUDGET_STRATEGIES.has(name) && row.fileCoverage > row.fileShare)),
     );
     if (over.length === 0) return 0;
     console.log(
-      `\nFAIL: blind strategies over ${BLIND_LIMIT} mean coverage on the example dataset: ${over.map(([name, coverage]) => `${name} ${coverage.toFixed(1)}`).join(", ")}`,
+      `\nFAIL: blind strategies over ${BLIND_LIMIT} mean block coverage or over the file budget's share in file coverage on the example dataset: ${over.map(([name, row]) => `${name} ${row.coverage.toFixed(1)}/${row.fileCoverage.toFixed(1)} (Bf/F ${row.fileShare.toFixed(1)})`).join(", ")}`,
     );
     return 1;
   } finally {

@@ -5,7 +5,12 @@
  * wall-clock and CPU seconds (the CPU time of this process moves less on a shared machine);
  * not a test.
  *
+ * With `--shape parens|receivers|nested --length N`, the symbol is a hostile one of N characters
+ * whose split was quadratic before evaluator 0.3.0 (200,000 open parentheses: 81 s per file
+ * searched; 66,666 `.( `: 51 s); over 1,000 characters it is an invalid diagnosis now.
+ *
  *   node --conditions=@distdebug/source --import tsx bench/evaluator/symbol-flood.ts [--blocks 10000] [--symbol run]
+ *   node --conditions=@distdebug/source --import tsx bench/evaluator/symbol-flood.ts --blocks 1 --shape parens --length 200000
  */
 import { rm } from "node:fs/promises";
 import { parseArgs } from "node:util";
@@ -16,14 +21,26 @@ const { values } = parseArgs({
   options: {
     blocks: { type: "string", default: "10000" },
     symbol: { type: "string", default: "run" },
+    shape: { type: "string" },
+    length: { type: "string", default: "1000" },
   },
 });
 const count = Number(values.blocks);
-const symbol = values.symbol as string;
+const length = Number(values.length);
+const shapes: Record<string, () => string> = {
+  parens: () => "(".repeat(length),
+  receivers: () => ".( ".repeat(Math.floor(length / 3)),
+  nested: () => `${"<".repeat(Math.floor(length / 2))}${">".repeat(Math.floor(length / 2))}`,
+};
+const shaped = values.shape === undefined ? undefined : shapes[values.shape];
+if (values.shape !== undefined && !shaped)
+  throw new Error(`--shape: one of ${Object.keys(shapes).join(", ")}`);
+const symbol = shaped ? shaped() : (values.symbol as string);
 
 const { root, incidents } = await exampleIncidents();
 try {
-  console.log(`${count} blocks { symbol: ${JSON.stringify(symbol)} } per diagnosis`);
+  const shown = symbol.length > 40 ? `${values.shape} of ${symbol.length} characters` : symbol;
+  console.log(`${count} blocks { symbol: ${JSON.stringify(shown)} } per diagnosis`);
   let worst = 0;
   for (const incident of incidents) {
     const evaluator = createEvaluator({

@@ -82,6 +82,12 @@ export function parseDuration(text: string, option: string): number {
   return Math.round(amount * factor);
 }
 
+/** Reads an optional whole-number option >= 1: undefined when absent, a {@link UsageError} when not a number. */
+export function optionalPositiveInt(args: CommandArgs, name: string): number | undefined {
+  const value = optionalString(args, name);
+  return value === undefined ? undefined : parsePositiveInt(value, name, 1);
+}
+
 /** Parses a positive integer option. */
 export function parsePositiveInt(
   text: string | undefined,
@@ -108,4 +114,13 @@ export function notImplemented(name: string): Command {
       return 2;
     },
   });
+}
+
+/** The entries of `values` that are not undefined, for optional fields under `exactOptionalPropertyTypes`. */
+export function defined<T extends Record<string, unknown>>(
+  values: T,
+): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
 }

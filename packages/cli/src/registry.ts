@@ -95,6 +95,11 @@ export const commandTable: CommandEntry[] = [
     load: () => import("./commands/k8s-job.js"),
   },
   {
+    words: ["slurm", "script"],
+    summary: "Print an sbatch job array script that runs a benchmark in shards",
+    load: () => import("./commands/slurm-script.js"),
+  },
+  {
     words: ["score"],
     summary: "Rescore every attempt of a results folder and write summary.json",
     load: () => import("./commands/score.js"),

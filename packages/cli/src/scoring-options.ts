@@ -12,6 +12,7 @@ const NAMES: Record<keyof EvaluatorParameters, string> = {
   coverageRowBudget: "coverage-row-budget",
   coverageRowFloor: "coverage-row-floor",
   coverageRepoShare: "coverage-repo-share",
+  coverageFileFloor: "coverage-file-floor",
   maxDiagnosisBlocks: "max-diagnosis-blocks",
 };
 
@@ -21,7 +22,8 @@ const HELP: Record<keyof EvaluatorParameters, string> = {
   coverageSpanCount: `only the first N spans can earn coverage (default ${d.coverageSpanCount})`,
   coverageRowBudget: `the coverage row budget is at most this (default ${d.coverageRowBudget})`,
   coverageRowFloor: `the coverage row budget is at least this (default ${d.coverageRowFloor})`,
-  coverageRepoShare: `otherwise this share of the repository's non-blank source lines (default ${d.coverageRepoShare})`,
+  coverageRepoShare: `otherwise this share of the repository's non-blank source lines; the file budget is this share of its source files (default ${d.coverageRepoShare})`,
+  coverageFileFloor: `the file budget (files that earn file coverage) is at least this (default ${d.coverageFileFloor})`,
   maxDiagnosisBlocks: `a diagnosis with more blocks is invalid (default ${d.maxDiagnosisBlocks})`,
 };
 

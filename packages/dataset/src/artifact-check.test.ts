@@ -43,6 +43,7 @@ const FILES: Record<string, string> = {
   "src/replication.c": [
     "void replicationCron(void) {",
     '    serverLog(LL_WARNING, "MASTER timeout: no data nor PING received...");',
+    "    serverLog(LL_WARNING, \"==> %s:%d '%s' is not true\", file, line, estr);",
     "    syncWithMaster(NULL);",
     "}",
   ].join("\n"),
@@ -100,6 +101,15 @@ describe("checkArtifacts", () => {
     expect(result.logLinesChecked).toBe(4);
   });
 
+  it("explains a format with little constant text when it prints the whole message", async () => {
+    const good = await check(
+      "18203:M 16 Aug 2022 22:08:31.442 # ==> blocked.c:624 'numops == 0' is not true",
+    );
+    expect(good.problems).toEqual([]);
+    const bad = await check("18203:M 16 Aug 2022 22:08:31.442 # the check is not true at all");
+    expect(bad.problems).toHaveLength(1);
+  });
+
   it("names a log line that no literal prints", async () => {
     const result = await check(
       "2023-01-01 10:00:00,123 - ERROR - Lost the lease of the leader on epoch 7",
@@ -120,11 +130,13 @@ describe("checkArtifacts", () => {
         "             at ./components/raftstore/src/store/peer.rs:2:9",
         "#2  0x000055 in replicationCron () at src/replication.c:3",
         "redis-server *:6379(syncWithMaster+0x2d)[0x55a1c2]",
+        "/lib/x86_64-linux-gnu/libc.so.6(__libc_start_main+0xe7)[0x7f21c4b2bc87]",
+        "redis-server *:6379(_start+0x2a)[0x44024a]",
       ].join("\n"),
       "stack-trace",
     );
     expect(good.problems).toEqual([]);
-    expect(good).toMatchObject({ framesChecked: 5, framesExternal: 1 });
+    expect(good).toMatchObject({ framesChecked: 5, framesExternal: 3 });
     const bad = await check(
       [
         '  File "/opt/venv/lib/python3.11/site-packages/distributed/worker.py", line 9, in gather_dep',

@@ -8,6 +8,7 @@ import {
   lettersOf,
   literalPattern,
   matchesInOrder,
+  printsWhole,
 } from "./internal/string-literals.js";
 
 /** The files of a repository at one revision, as {@link checkArtifacts} reads them. */
@@ -190,9 +191,10 @@ async function literalsOf(context: Context): Promise<LiteralPattern[]> {
 }
 
 function explains(pattern: LiteralPattern, record: LogRecord, minimumLetters: number): boolean {
+  if (!record.text.includes(pattern.longest) || !matchesInOrder(pattern, record.text)) return false;
   const needed = Math.min(minimumLetters, Math.ceil(MESSAGE_SHARE * lettersOf(record.message)));
-  if (pattern.letters < Math.max(needed, 3)) return false;
-  return record.text.includes(pattern.longest) && matchesInOrder(pattern, record.text);
+  if (pattern.letters >= Math.max(needed, 3)) return true;
+  return printsWhole(pattern, record.message);
 }
 
 function quote(text: string): string {

@@ -136,6 +136,7 @@ describe("lines", () => {
       coverageRowBudget: 3,
       coverageRowFloor: 20,
       coverageRepoShare: 0.02,
+      coverageFileFloor: 3,
       maxDiagnosisBlocks: 200,
     });
     // B = min(3, max(20, floor(0.02 * 64))) = 3 (64 non-blank lines in the gold's file).

@@ -113,7 +113,7 @@ describeLanguage({
       fileCoverage: 1,
       linePrecision: [4, 43],
       earns: [false],
-      warnings: ["span-over-limit"],
+      warnings: ["path-only-span"],
     },
     {
       name: "two blocks, one hit",

@@ -5,20 +5,26 @@ import type { ReadFile } from "./directory-reader.js";
 import { checkAborted, pacer } from "./internal/abort.js";
 import { toAtomIndex } from "./internal/build-index.js";
 import { FileStore, type LoadedFile } from "./internal/file-store.js";
+import { IdentifierIndex, identifiersOf } from "./internal/identifier-index.js";
 import { readDiagnosis } from "./internal/read-diagnosis.js";
 import { RepositoryCounter, type RepositorySize } from "./internal/repository-size.js";
 import { resolveGold } from "./internal/resolve-gold.js";
 import { type ResolvedSpan, resolveSpan } from "./internal/resolve-span.js";
-import { type GoldSide, scoreSpans } from "./internal/score-spans.js";
+import { scoreSpans } from "./internal/score-spans.js";
 import { isCallable } from "./internal/symbols.js";
 import { DEFAULT_LANGUAGES, type LanguageChoice } from "./languages.js";
 import { scoreMissingDiagnosis } from "./missing-diagnosis.js";
-import { coverageBudget, type EvaluatorParameters, evaluatorParameters } from "./parameters.js";
+import {
+  coverageBudget,
+  type EvaluatorParameters,
+  evaluatorParameters,
+  fileBudget,
+} from "./parameters.js";
 
 /**
  * Options of {@link createEvaluator}. The scoring parameters (`coverageSpanLimit` 40,
  * `coverageSpanCount` 20, `coverageRowBudget` 400, `coverageRowFloor` 20, `coverageRepoShare`
- * 0.02, `maxDiagnosisBlocks` 200) are recorded in every score.
+ * 0.02, `coverageFileFloor` 3, `maxDiagnosisBlocks` 200) are recorded in every score.
  */
 export interface EvaluatorOptions extends Partial<EvaluatorParameters> {
   /**
@@ -30,8 +36,10 @@ export interface EvaluatorOptions extends Partial<EvaluatorParameters> {
    * Lists the repository's files (for a git tree or a folder: the list it already has). The
    * repository's size R, which sets the coverage row budget and divides `repositoryShare`, is
    * the non-blank lines of the listed files in the evaluator's languages, read once and never
-   * parsed; a `symbol` without a path is also looked up in listed files whose name matches one
-   * of its parts. Without it R counts only the files of the gold blocks.
+   * parsed. A `symbol` without a path is looked up in every listed source file that holds its
+   * last name part as an identifier (a textual prefilter, then one parse per file, cached).
+   * Without it R counts only the files of the gold blocks, and a bare symbol is looked up only
+   * in the files the diagnosis names by path.
    */
   listFiles?: () => Promise<readonly string[]>;
   /** Extension to language, merged over {@link DEFAULT_LANGUAGES} (for example `{ ".h": "c" }`). */
@@ -74,12 +82,6 @@ export interface Evaluator {
   repositorySize(gold?: Pick<Gold, "blocks">, signal?: AbortSignal): Promise<RepositorySize>;
 }
 
-function stem(path: string): string {
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  const dot = name.lastIndexOf(".");
-  return (dot > 0 ? name.slice(0, dot) : name).toLowerCase();
-}
-
 function incidentWarnings(
   diagnosis: { incidentId: string; blocks: readonly unknown[] },
   gold: Pick<Gold, "incidentId">,
@@ -106,6 +108,8 @@ interface EvaluatorState {
   parameters: Readonly<EvaluatorParameters>;
   store: FileStore;
   counter: RepositoryCounter;
+  /** Which listed source files hold an identifier: the prefilter of bare symbols. */
+  identifiers: IdentifierIndex;
   /** The listed files, sorted (listed once; none without `listFiles` or when listing fails). */
   listFiles: () => Promise<string[]>;
   /** The size of the listed files, counted once (again after a failed read). */
@@ -129,20 +133,22 @@ interface EvaluatorState {
 export function createEvaluator(options: EvaluatorOptions): Evaluator {
   const languages = { ...DEFAULT_LANGUAGES, ...(options.languages ?? {}) };
   let listed: Promise<string[]> | undefined;
+  const listFiles = () => {
+    listed ??= options.listFiles
+      ? options.listFiles().then(
+          (files) => [...files].sort(),
+          () => [],
+        )
+      : Promise.resolve([]);
+    return listed;
+  };
   const state: EvaluatorState = {
     options,
     parameters: Object.freeze(evaluatorParameters(options)),
     store: new FileStore(options.readFile, languages, options.workspaceRoots ?? ["/workspace"]),
     counter: new RepositoryCounter(options.readFile, languages),
-    listFiles: () => {
-      listed ??= options.listFiles
-        ? options.listFiles().then(
-            (files) => [...files].sort(),
-            () => [],
-          )
-        : Promise.resolve([]);
-      return listed;
-    },
+    identifiers: new IdentifierIndex(options.readFile, languages, listFiles),
+    listFiles,
     listedSize: undefined,
   };
   // Scoring passes run one at a time: the store's per-pass reads must not interleave.
@@ -204,26 +210,37 @@ async function repositorySize(
 }
 
 /**
- * The files a symbol without a path is looked up in: the gold files, the files the diagnosis
- * names, and listed files whose name is a part of a symbol.
+ * The files a symbol without a path is looked up in (EVALUATOR.md: anywhere in the repository,
+ * never starting from the gold's files): the listed source files holding the last name part's
+ * longest identifier (every listed source file when it has none). Without `listFiles` the
+ * repository is unknown: the files the diagnosis names by path.
  */
-async function symbolSearchPaths(
+async function bareSymbolPaths(
+  state: EvaluatorState,
+  lastPart: string,
+  namedPaths: () => Promise<string[]>,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
+  if (!state.options.listFiles) return namedPaths();
+  const longest = identifiersOf(lastPart).reduce<string | undefined>(
+    (best, identifier) =>
+      best === undefined || identifier.length > best.length ? identifier : best,
+    undefined,
+  );
+  return state.identifiers.filesWith(longest, signal);
+}
+
+/** The repository paths the diagnosis's blocks name (sorted, existing files only). */
+async function namedPathsOf(
   state: EvaluatorState,
   blocks: readonly DiagnosisBlock[],
-  goldSide: readonly GoldSide[],
 ): Promise<string[]> {
-  const paths = new Set(goldSide.map((side) => side.path));
+  const paths = new Set<string>();
   for (const block of blocks)
     if (block.path !== undefined) {
       const resolution = await state.store.resolve(block.path);
       if (resolution.status === "file") paths.add(resolution.file.path);
     }
-  const parts = new Set(
-    blocks.flatMap((block) =>
-      block.symbol ? block.symbol.split(/[^A-Za-z0-9_$]+/).map((p) => p.toLowerCase()) : [],
-    ),
-  );
-  for (const path of await state.listFiles()) if (parts.has(stem(path))) paths.add(path);
   return [...paths].sort();
 }
 
@@ -231,15 +248,15 @@ async function symbolSearchPaths(
 async function resolveSpans(
   state: EvaluatorState,
   blocks: readonly DiagnosisBlock[],
-  goldSide: readonly GoldSide[],
   signal: AbortSignal | undefined,
 ): Promise<{ resolved: ResolvedSpan; block: DiagnosisBlock }[]> {
-  let searched: Promise<string[]> | undefined;
+  let named: Promise<string[]> | undefined;
   // Worked out once per pass, and only when a block needs it.
-  const symbolPaths = () => {
-    searched ??= symbolSearchPaths(state, blocks, goldSide);
-    return searched;
+  const namedPaths = () => {
+    named ??= namedPathsOf(state, blocks);
+    return named;
   };
+  const symbolPaths = (lastPart: string) => bareSymbolPaths(state, lastPart, namedPaths, signal);
   const byKey = new Map<string, ResolvedSpan>();
   const spans: { resolved: ResolvedSpan; block: DiagnosisBlock }[] = [];
   const pace = pacer(signal);
@@ -269,7 +286,7 @@ async function scoreNow(state: EvaluatorState, input: ScoreInput): Promise<Diagn
   const warnings = incidentWarnings(diagnosis, gold);
   const goldSide = await resolveGold(store, gold, warnings);
   const size = await repositorySize(state, gold, signal);
-  const spans = await resolveSpans(state, diagnosis.blocks, goldSide, signal);
+  const spans = await resolveSpans(state, diagnosis.blocks, signal);
   return scoreSpans({
     signal,
     incidentId: gold.incidentId,
@@ -278,6 +295,7 @@ async function scoreNow(state: EvaluatorState, input: ScoreInput): Promise<Diagn
     warnings,
     parameters,
     coverageBudget: coverageBudget(parameters, size.rows),
+    fileBudget: fileBudget(parameters, size.files),
     repositoryRows: size.rows,
     repositoryFiles: size.files,
   });

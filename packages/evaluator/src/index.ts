@@ -1,6 +1,12 @@
 export type { Atom, AtomIndex, AtomIndexStatus, Definition } from "./atom-index.js";
 export { directoryReader, listDirectoryFiles, type ReadFile } from "./directory-reader.js";
 export {
+  createDirectoryScorer,
+  DEFAULT_SCORING_DEADLINE_MS,
+  type DirectoryScorer,
+  type DirectoryScorerOptions,
+} from "./directory-scorer.js";
+export {
   createEvaluator,
   type Evaluator,
   type EvaluatorOptions,
@@ -23,9 +29,15 @@ export {
 export { diffLines, type LineEdits } from "./line-diff.js";
 export { memoryReader } from "./memory-reader.js";
 export { type MissingDiagnosisOptions, scoreMissingDiagnosis } from "./missing-diagnosis.js";
-export { coverageBudget, type EvaluatorParameters, evaluatorParameters } from "./parameters.js";
+export {
+  coverageBudget,
+  type EvaluatorParameters,
+  evaluatorParameters,
+  fileBudget,
+} from "./parameters.js";
 export { type NormalizedPath, type NormalizePathOptions, normalizeRepoPath } from "./paths.js";
 export {
+  DEFAULT_COVERAGE_FILE_FLOOR,
   DEFAULT_COVERAGE_REPO_SHARE,
   DEFAULT_COVERAGE_ROW_BUDGET,
   DEFAULT_COVERAGE_ROW_FLOOR,

@@ -60,6 +60,8 @@ export function scoreMissingDiagnosis(options: MissingDiagnosisOptions): Diagnos
       goldRows: 0,
       repositoryRows: 0,
       repositoryFiles: 0,
+      fileBudget: 0,
+      creditedFiles: 0,
     },
     warnings: [{ code: "invalid-diagnosis", message: options.reason }],
     parameters: { ...(options.parameters ?? DEFAULT_EVALUATOR_PARAMETERS) },

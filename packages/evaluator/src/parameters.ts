@@ -51,3 +51,18 @@ export function coverageBudget(parameters: EvaluatorParameters, repositoryRows: 
   const share = Math.floor(parameters.coverageRepoShare * repositoryRows + 1e-9);
   return Math.min(parameters.coverageRowBudget, Math.max(parameters.coverageRowFloor, share));
 }
+
+/**
+ * The file budget Bf of a repository of `repositoryFiles` source files (F): at most this many
+ * distinct files earn file credit, `max(coverageFileFloor, ceil(coverageRepoShare * F))`.
+ *
+ * @example
+ * ```ts
+ * fileBudget(evaluatorParameters(), 1_000); // 20
+ * ```
+ */
+export function fileBudget(parameters: EvaluatorParameters, repositoryFiles: number): number {
+  // The epsilon undoes binary rounding (0.02 * 150 must give 3, not 3.0000000000000004).
+  const share = Math.ceil(parameters.coverageRepoShare * repositoryFiles - 1e-9);
+  return Math.max(parameters.coverageFileFloor, share);
+}

@@ -9,12 +9,17 @@ import { DEFAULT_MAX_DIAGNOSIS_BLOCKS, type ScoreParameters } from "@distdebug/s
  * fit the budget no longer closes it, the repository's size is its non-blank source lines, and
  * a diagnosis with a bad block or more than `maxDiagnosisBlocks` blocks is invalid.
  *
+ * 0.3.0: a bare symbol resolves to every matching definition in the repository (no longer the
+ * gold's files first), file credit is earned within the first `coverageSpanCount` spans and a
+ * file budget (`coverageFileFloor`), a path-only span earns no block coverage, and a path or
+ * symbol over 1,000 characters is invalid.
+ *
  * @example
  * ```ts
  * if (scores.versions.evaluator !== EVALUATOR_VERSION) rescore();
  * ```
  */
-export const EVALUATOR_VERSION = "0.2.0";
+export const EVALUATOR_VERSION = "0.3.0";
 
 /** Default `coverageSpanLimit`: a span of more significant rows earns no coverage. */
 export const DEFAULT_COVERAGE_SPAN_LIMIT = 40;
@@ -31,6 +36,9 @@ export const DEFAULT_COVERAGE_ROW_FLOOR = 20;
 /** Default `coverageRepoShare`: the row budget's share of the repository's rows. */
 export const DEFAULT_COVERAGE_REPO_SHARE = 0.02;
 
+/** Default `coverageFileFloor`: the smallest file budget, whatever the repository's size. */
+export const DEFAULT_COVERAGE_FILE_FLOOR = 3;
+
 /** Every parameter's default (`maxDiagnosisBlocks` is the schema's). */
 export const DEFAULT_EVALUATOR_PARAMETERS: Readonly<ScoreParameters> = Object.freeze({
   coverageSpanLimit: DEFAULT_COVERAGE_SPAN_LIMIT,
@@ -38,5 +46,6 @@ export const DEFAULT_EVALUATOR_PARAMETERS: Readonly<ScoreParameters> = Object.fr
   coverageRowBudget: DEFAULT_COVERAGE_ROW_BUDGET,
   coverageRowFloor: DEFAULT_COVERAGE_ROW_FLOOR,
   coverageRepoShare: DEFAULT_COVERAGE_REPO_SHARE,
+  coverageFileFloor: DEFAULT_COVERAGE_FILE_FLOOR,
   maxDiagnosisBlocks: DEFAULT_MAX_DIAGNOSIS_BLOCKS,
 });

@@ -6,9 +6,8 @@ import {
   loadGold,
 } from "@distdebug/dataset";
 import {
-  createEvaluator,
-  directoryReader,
-  listDirectoryFiles,
+  createDirectoryScorer,
+  type DirectoryScorer,
   scoreMissingDiagnosis,
 } from "@distdebug/evaluator";
 import { type Diagnosis, type DiagnosisScores, DistDebugError, type Gold } from "@distdebug/schema";
@@ -39,8 +38,13 @@ export interface PreparedIncident {
   ): Promise<void>;
   /** Leak findings in a prepared workspace, as one line each; empty when clean. */
   checkLeakage(dir: string): Promise<string[]>;
-  /** Scores a diagnosis (undefined: none valid) against the gold; undefined when not scorable. */
+  /**
+   * Scores a diagnosis (undefined: none valid) against the gold, in a worker thread within the
+   * scoring deadline; undefined when not scorable.
+   */
   score(diagnosis: Diagnosis | undefined, incidentId: string): Promise<DiagnosisScores | undefined>;
+  /** Stops the scorer's worker thread (it also stops by itself after a minute idle). */
+  close(): Promise<void>;
 }
 
 /** Options of {@link prepareIncident}. */
@@ -97,7 +101,7 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
     });
     baseDir ??= result.baseDir ?? dir;
   };
-  let evaluator: ReturnType<typeof createEvaluator> | undefined;
+  let scorer: DirectoryScorer | undefined;
   return {
     incident,
     task,
@@ -122,13 +126,13 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
           message: `${incidentId}: score() was called before prepare() made the workspace; call prepare() first`,
           data: { incidentId },
         });
-      const root = baseDir;
-      // The file list sets the repository's size, which sets the coverage row budget.
-      evaluator ??= createEvaluator({
-        readFile: directoryReader(root),
-        listFiles: () => listDirectoryFiles(root),
-      });
-      return evaluator.score({ diagnosis, gold });
+      // In a worker thread with a deadline: scoring never holds up the event loop that serves
+      // running attempts, and a diagnosis that outlasts the deadline scores as invalid.
+      scorer ??= createDirectoryScorer({ root: baseDir });
+      return scorer.score({ diagnosis, gold });
+    },
+    async close() {
+      await scorer?.close();
     },
   };
 }

@@ -23,8 +23,9 @@ import {
 import { defaultCacheDir } from "@distdebug/workspace";
 import type { RunEvent, RunEventListener } from "./events.js";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
-import { runAttempt } from "./run-attempt.js";
+import { attemptPolicy, runAttempt } from "./run-attempt.js";
 import { buildRunInfo, configHash } from "./run-info.js";
+import { checkSandboxEnvelope } from "./sandbox-envelope.js";
 import { incidentsOfShard, type Shard } from "./shard.js";
 import { HARNESS_VERSION } from "./version.js";
 import { removeDeadWorkDirs } from "./work-dirs.js";
@@ -58,6 +59,11 @@ export interface RunBenchmarkOptions {
   cacheDir?: string;
   /** The environment `${VAR}` references and API keys are read from. Default `process.env`. */
   env?: Record<string, string | undefined>;
+  /**
+   * Accept `backend: "no-sandbox"` (the agent runs on the host as this user): development
+   * only; `package` and `verify` refuse its attempts. Default false: such a config is refused.
+   */
+  allowNoSandbox?: boolean;
   /** Use this agent instead of the one the config names (tests, custom harnesses). */
   agent?: Agent;
   /** On abort: no new attempt starts, running ones end as `interrupted`. */
@@ -192,6 +198,11 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
     what: `the results folder ${options.outDir}`,
   });
   try {
+    const protectedPaths = await checkSandboxEnvelope({
+      policy: attemptPolicy({ config: resolvedConfig, agent }),
+      protectedFolders: [options.dataset.dir, cacheDir, options.outDir],
+      allowNoSandbox: options.allowNoSandbox ?? false,
+    });
     const { previousDatasetDigest } = await claimResultsDir({ ...options, config });
     // What a killed run left behind (safe: this run holds the results folder's lock).
     await removeAttemptLeftovers(
@@ -291,6 +302,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
           inputHash: job.inputHash,
           tempDir,
           secrets,
+          protectedPaths,
           signal,
           onEvent: (event) => emit(redactEvent(event, secrets)),
         });

@@ -29,6 +29,10 @@ export function configHash(config: RunConfig): string {
   return sha256Hex(canonicalJson(configIdentity(config)));
 }
 
+function shardInfo({ index, count, scheduler }: Shard): NonNullable<RunInfo["shard"]> {
+  return { index, count, ...(scheduler ? { scheduler } : {}) };
+}
+
 /** Builds `run.json` for a run. The config is stored as written: `${VAR}` references stay unresolved. */
 export function buildRunInfo(options: {
   config: RunConfig;
@@ -44,7 +48,7 @@ export function buildRunInfo(options: {
     config,
     configHash: configHash(config),
     harness: { version: HARNESS_VERSION, packages: { "@distdebug/runner": HARNESS_VERSION } },
-    ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
+    ...(options.shard ? { shard: shardInfo(options.shard) } : {}),
     dataset: {
       name: dataset.index.name,
       version: dataset.index.version,

@@ -181,6 +181,8 @@ export async function scoreResults(options: ScoreResultsOptions): Promise<ScoreR
           ...(scores ? { metrics: scores.metrics } : {}),
         });
       }
+      // One incident at a time: its scorer's worker is not needed after its attempts.
+      await prepared?.close();
     }
   } finally {
     await rm(scratch, { recursive: true, force: true });

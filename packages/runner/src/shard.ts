@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { DistDebugError } from "@distdebug/schema";
+import { DistDebugError, type ShardScheduler } from "@distdebug/schema";
 
 /** One shard of a run: `index` of `count`, 1-based (`--shard 2/4`). */
 export interface Shard {
@@ -7,6 +7,8 @@ export interface Shard {
   index: number;
   /** How many shards the run is split into. */
   count: number;
+  /** The scheduler whose environment assigned `index` (run.json records it); absent when flags named it. */
+  scheduler?: ShardScheduler | undefined;
 }
 
 function weight(incidentId: string, shardIndex: number): bigint {

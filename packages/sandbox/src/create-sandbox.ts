@@ -1,6 +1,11 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
-import { DistDebugError, type SandboxPolicy, type SandboxPolicyInput } from "@distdebug/schema";
+import {
+  DistDebugError,
+  type SandboxPolicy,
+  type SandboxPolicyInput,
+  sandboxEnvelopeProblems,
+} from "@distdebug/schema";
 import type { DiskBudget } from "./disk-budget.js";
 import { sandboxDisposed, sandboxUnavailable, USERNS_HINT } from "./errors.js";
 import type { SandboxEvent } from "./events.js";
@@ -13,9 +18,10 @@ import {
 import { toExecResult } from "./internal/exec-result.js";
 import {
   findExecutable,
-  findLauncher,
   findSystemTool,
   hostRootLayout,
+  loadLauncher,
+  NO_LAUNCHER,
   pathDirs,
 } from "./internal/host.js";
 import { createNoSandbox } from "./internal/no-sandbox.js";
@@ -108,12 +114,9 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
       "the privileged mode needs root",
       'use the user-namespace mode (mode: "auto")',
     );
-  const setpriv = mode === "privileged" ? await findSystemTool("setpriv") : undefined;
-  if (mode === "privileged" && setpriv === undefined)
-    throw sandboxUnavailable("setpriv (util-linux) was not found in /usr/bin or /bin");
-  const envTool = mode === "privileged" ? await findSystemTool("env") : undefined;
-  if (mode === "privileged" && envTool === undefined)
-    throw sandboxUnavailable("env (coreutils) was not found in /usr/bin or /bin");
+  const launcher = await loadLauncher();
+  if (mode === "privileged" && launcher === undefined)
+    throw sandboxUnavailable(NO_LAUNCHER.reason, NO_LAUNCHER.fix);
   if (policy.network === "gateway" && options.gateway === undefined)
     throw new DistDebugError({
       code: "INVALID_ARGUMENT",
@@ -135,7 +138,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
       backend: "bubblewrap",
       message: `no seccomp filter for ${process.arch}: nested user namespaces are not refused inside the sandbox (filters exist for x64 and arm64)`,
     });
-  const launcher = await findLauncher();
+  const fds = inputDescriptors(seccomp, launcher);
   const running = new Set<AbortController>();
   let disposed = false;
   let commandCount = 0;
@@ -157,13 +160,11 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
       output,
       gatewaySocket: options.gateway,
       prlimit,
-      setpriv,
-      envTool,
-      launcher,
+      launcherFd: fds.launcher,
       env,
       cwd: execOptions.cwd,
       statusFd: 3,
-      seccompFd: seccomp === undefined ? undefined : 4,
+      seccompFd: fds.seccomp,
       argv: typeof command === "string" ? ["/bin/sh", "-c", command] : command,
     });
     const controller = new AbortController();
@@ -174,7 +175,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
     const userNamespaceAsRoot = mode === "user-namespace" && isRoot;
     const oomKillsBefore = await options.memoryBudget?.oomKills();
     // bwrap's options name host paths: they go through a pipe, not its command line.
-    const hidden = hideOptions(args, seccomp === undefined ? 4 : 5);
+    const hidden = hideOptions(args, fds.options);
     const spawned = joinCgroup(bwrap, hidden.args);
     let raw: RunProcessResult;
     try {
@@ -189,7 +190,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
         killOutputBytes: policy.limits.killOutputBytes,
         signal,
         statusFd: true,
-        inputFds: seccomp === undefined ? [hidden.options] : [seccomp, hidden.options],
+        inputFds: [...fds.inputs, hidden.options],
         onStatus: (status) =>
           emit({
             type: "command-start",
@@ -229,6 +230,20 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
       disposed = true;
       for (const controller of running) controller.abort();
     },
+  };
+}
+
+/**
+ * The descriptors bwrap reads from, from 4 on (3 is its status): the seccomp program and the
+ * launcher when there are, then its options.
+ */
+function inputDescriptors(seccomp: Uint8Array | undefined, launcher: Uint8Array | undefined) {
+  const inputs = [seccomp, launcher].filter((bytes) => bytes !== undefined);
+  return {
+    inputs,
+    seccomp: seccomp === undefined ? undefined : 4,
+    launcher: launcher === undefined ? undefined : 4 + inputs.indexOf(launcher),
+    options: 4 + inputs.length,
   };
 }
 
@@ -304,7 +319,11 @@ async function checkDir(path: string, what: string): Promise<string> {
   return absolute;
 }
 
-/** Each read-only bind's source is an absolute path that exists. */
+/**
+ * Each read-only bind's source is an absolute path that exists, and its target is not at or
+ * under a system path (`/usr`, `/bin`, `/lib*`, `/etc`, `/proc`, `/dev`, the sandbox's own
+ * mounts): a bind there would replace what the sandbox itself runs.
+ */
 async function checkBinds(policy: SandboxPolicy): Promise<void> {
   for (const bind of policy.readOnlyBinds) {
     if (!isAbsolute(bind.source))
@@ -315,6 +334,13 @@ async function checkBinds(policy: SandboxPolicy): Promise<void> {
       });
     await checkPath(bind.source, "read-only bind");
   }
+  const problems = sandboxEnvelopeProblems(policy, { jsonPath: "policy" });
+  if (problems.length > 0)
+    throw new DistDebugError({
+      code: "INVALID_CONFIG",
+      message: `the sandbox policy binds over the sandbox's own paths:\n${problems.map((line) => `  - ${line}`).join("\n")}`,
+      data: { problems },
+    });
 }
 
 async function checkPath(path: string, what: string): Promise<void> {

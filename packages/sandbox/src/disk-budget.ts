@@ -2,6 +2,7 @@ import { mkdir, readFile, statfs } from "node:fs/promises";
 import { DistDebugError } from "@distdebug/schema";
 import { findSystemTool } from "./internal/host.js";
 import { runProcess } from "./internal/run-process.js";
+import { tmpfsInodes } from "./internal/tmpfs-limits.js";
 
 /**
  * How a folder's disk use is capped: `tmpfs` (a size-capped tmpfs mounted on it by root), or
@@ -24,9 +25,12 @@ export interface MountDiskBudgetOptions {
 export interface DiskBudget {
   readonly dir: string;
   readonly enforcement: DiskEnforcement;
-  /** Caps the folder at what it holds now plus `bytes` (the growth allowed from here). */
+  /**
+   * Caps the folder at what it holds now plus `bytes` (the growth allowed from here), and its
+   * files at those it holds now plus one per 16 KiB of `bytes`.
+   */
   limitGrowth(bytes: number): Promise<void>;
-  /** True when the folder is (nearly) full: a write past the budget failed. */
+  /** True when the folder is (nearly) full or out of inodes: a write past the budget failed. */
   exhausted(): Promise<boolean>;
   /** Unmounts the tmpfs (its content is gone); later calls do nothing. */
   release(): Promise<void>;
@@ -35,7 +39,8 @@ export interface DiskBudget {
 /**
  * Caps the disk use of a folder (an attempt's workspace, `/output`): as root, a tmpfs of
  * `bytes` is mounted on it (source `distdebug`, so `/proc/self/mountinfo` inside the sandbox
- * names no host path under it). Writes past the cap fail with ENOSPC and {@link
+ * names no host path under it), with one inode per 16 KiB (empty files cost kernel memory
+ * that no size cap counts). Writes and new files past the cap fail with ENOSPC and {@link
  * DiskBudget.exhausted} turns true. Not root, or when mounting fails (a container without
  * CAP_SYS_ADMIN): the folder is left as is, `enforcement` is `none`.
  *
@@ -54,7 +59,7 @@ export async function mountDiskBudget(options: MountDiskBudgetOptions): Promise<
       "-t",
       "tmpfs",
       "-o",
-      `size=${options.bytes},mode=0755,nosuid,nodev`,
+      `size=${options.bytes},nr_inodes=${tmpfsInodes(options.bytes)},mode=0755,nosuid,nodev`,
       "distdebug",
       options.dir,
     ])) === undefined;
@@ -79,7 +84,12 @@ function tmpfsBudget(dir: string, mount: string): DiskBudget {
     async limitGrowth(bytes) {
       const info = await statfs(dir);
       const used = (info.blocks - info.bfree) * info.bsize;
-      const failure = await runTool(mount, ["-o", `remount,size=${used + bytes}`, dir]);
+      const inodes = info.files - info.ffree + tmpfsInodes(bytes);
+      const failure = await runTool(mount, [
+        "-o",
+        `remount,size=${used + bytes},nr_inodes=${inodes}`,
+        dir,
+      ]);
       if (failure !== undefined)
         throw new DistDebugError({
           code: "SANDBOX_ERROR",
@@ -89,7 +99,9 @@ function tmpfsBudget(dir: string, mount: string): DiskBudget {
     },
     async exhausted() {
       const info = await statfs(dir).catch(() => undefined);
-      return info !== undefined && info.bavail * info.bsize < FULL_BELOW_BYTES;
+      return (
+        info !== undefined && (info.bavail * info.bsize < FULL_BELOW_BYTES || info.ffree === 0)
+      );
     },
     release() {
       released ??= (async () => {

@@ -5,7 +5,14 @@ import { type ResourceEnforcement, SandboxPolicy } from "@distdebug/schema";
 import { INSTALL_HINT, USERNS_HINT } from "./errors.js";
 import type { SandboxBackendName } from "./events.js";
 import { bwrapArgs } from "./internal/bwrap-args.js";
-import { findExecutable, findSystemTool, hostRootLayout, pathDirs } from "./internal/host.js";
+import {
+  findExecutable,
+  findSystemTool,
+  hostRootLayout,
+  loadLauncher,
+  NO_LAUNCHER,
+  pathDirs,
+} from "./internal/host.js";
 import { runProcess } from "./internal/run-process.js";
 import { findMemoryCgroup } from "./memory-budget.js";
 import type { SandboxMode } from "./sandbox.js";
@@ -58,7 +65,7 @@ export interface ProbeSandboxOptions {
 
 /**
  * Tells which sandbox backends work on this host and why not: it looks for bwrap, prlimit and
- * setpriv, reads the user-namespace sysctls, and runs `true` in each bubblewrap mode.
+ * the compiled launcher (needed by the privileged mode), reads the user-namespace sysctls, and runs `true` in each bubblewrap mode.
  *
  * @example
  * ```ts
@@ -145,20 +152,14 @@ async function probeMode(
       reason: "prlimit (util-linux) not found",
       fix: "install util-linux",
     };
-  const setpriv = await findSystemTool("setpriv");
-  if (mode === "privileged" && setpriv === undefined)
-    return {
-      ...base,
-      available: false,
-      reason: "setpriv (util-linux) not found",
-      fix: "install util-linux",
-    };
+  const launcher = await loadLauncher();
+  if (mode === "privileged" && launcher === undefined)
+    return { ...base, available: false, ...NO_LAUNCHER };
   if (mode === "user-namespace") {
     const sysctl = await userNamespaceSysctl();
     if (sysctl !== undefined)
       return { ...base, available: false, reason: sysctl, fix: USERNS_HINT };
   }
-  const envTool = await findSystemTool("env");
   const policy = SandboxPolicy.parse({});
   const args = bwrapArgs({
     policy,
@@ -166,8 +167,7 @@ async function probeMode(
     rootLayout: await hostRootLayout(),
     workspace,
     prlimit,
-    setpriv,
-    envTool,
+    launcherFd: launcher === undefined ? undefined : 4,
     env: policy.env,
     statusFd: 3,
     argv: ["/bin/sh", "-c", "exit 0"],
@@ -182,6 +182,7 @@ async function probeMode(
     outputBytes: 8192,
     killOutputBytes: 65536,
     statusFd: true,
+    inputFds: launcher === undefined ? [] : [launcher],
   });
   if (result.exitCode === 0 && result.statusExitCode === 0) return { ...base, available: true };
   const detail =

@@ -58,20 +58,32 @@ describe("per-attempt resources", () => {
     }, 60_000);
 
   it.runIf(isRoot)(
-    "applies the same limits and uid with the launcher and with prlimit, setpriv and env",
+    "applies the same limits with the launcher (privileged) and with prlimit (user-namespace); refuses the privileged mode without the launcher",
     async () => {
       const lease = await leaseSandboxUser();
       const policy = { user: { uid: lease.uid, gid: lease.gid }, limits: { processes: 33 } };
+      const command =
+        "id -u; id -G; grep -E 'NoNewPrivs' /proc/self/status; grep -E 'processes|file size|open files' /proc/self/limits; unshare -U true || echo refused";
       const outputs: string[] = [];
       try {
-        for (const launcher of ["on", "off"]) {
-          process.env.DISTDEBUG_SANDBOX_LAUNCHER = launcher;
-          const sandbox = await createSandbox({ workspace: await testdir(), policy });
-          const result = await sandbox.exec(
-            "id -u; id -G; grep -E 'NoNewPrivs|CapBnd' /proc/self/status; grep -E 'processes|file size' /proc/self/limits; unshare -U true || echo refused",
-          );
-          outputs.push(result.stdout);
-        }
+        const privileged = await createSandbox({ workspace: await testdir(), policy });
+        outputs.push((await privileged.exec(command)).stdout);
+        expect((await privileged.exec("grep CapBnd /proc/self/status")).stdout).toMatch(
+          /CapBnd:\s+0+\n/,
+        );
+        process.env.DISTDEBUG_SANDBOX_LAUNCHER = "off";
+        await expect(createSandbox({ workspace: await testdir(), policy })).rejects.toMatchObject({
+          code: "SANDBOX_UNAVAILABLE",
+          message: expect.stringMatching(
+            /compiled launcher .* is missing or older than its source/,
+          ),
+        });
+        const userNamespace = await createSandbox({
+          workspace: await testdir(),
+          policy,
+          mode: "user-namespace",
+        });
+        outputs.push((await userNamespace.exec(command)).stdout);
       } finally {
         delete process.env.DISTDEBUG_SANDBOX_LAUNCHER;
         await lease.release();
@@ -79,8 +91,8 @@ describe("per-attempt resources", () => {
       expect(outputs[0]).toBe(outputs[1]);
       expect(outputs[0]).toMatch(new RegExp(`^${lease.uid}\n${lease.gid}\n`));
       expect(outputs[0]).toMatch(/NoNewPrivs:\s+1/);
-      expect(outputs[0]).toMatch(/CapBnd:\s+0+\n/);
       expect(outputs[0]).toMatch(/Max processes\s+33\s+33/);
+      expect(outputs[0]).toMatch(/Max open files\s+4096\s+4096/);
       expect(outputs[0]).toMatch(/refused\n$/);
     },
     60_000,

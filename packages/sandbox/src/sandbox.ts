@@ -3,8 +3,8 @@ import type { LimitHit, SandboxBackendName } from "./events.js";
 
 /**
  * How bubblewrap isolates. `privileged`: the caller is root; pid, net, ipc, uts and cgroup
- * namespaces are unshared one by one (no user namespace) and commands drop to the policy's
- * uid with `setpriv` after `prlimit`. `user-namespace`: `--unshare-all` with a user namespace;
+ * namespaces are unshared one by one (no user namespace) and the compiled launcher sets the
+ * limits and drops to the policy's uid (refused without it). `user-namespace`: `--unshare-all` with a user namespace;
  * commands run as the caller's uid (as the policy's uid when the caller is root).
  */
 export type SandboxMode = "privileged" | "user-namespace";

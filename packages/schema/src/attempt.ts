@@ -76,8 +76,15 @@ export const Attempt = z.object({
   metrics: ScoreMetrics.optional(),
   sandbox: z.object({
     backend: z.string(),
+    /** The effective policy of the attempt (the config's, with the agent's binds and the leased uid). */
     policy: SandboxPolicy,
     enforcement: ResourceEnforcement.optional(),
+    /**
+     * The host folders `run` checked the policy's binds against (the dataset, cache and
+     * results folders; see `sandboxEnvelopeProblems`). Absent in attempts written before that
+     * check, which `package` and `verify` refuse.
+     */
+    protectedPaths: z.array(z.string()).optional(),
   }),
 });
 /** `attempt.json`. */

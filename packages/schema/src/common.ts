@@ -21,6 +21,31 @@ export function textOfAtLeast(min: number) {
   );
 }
 
+/**
+ * A string of `min` (default 0; `.min`, which counts UTF-16 units, so use it for 0 or 1 only)
+ * to `max` characters, `max` counted as JSON Schema's `maxLength` counts them (Unicode code
+ * points), so both validators agree; a text within `max` UTF-16 units is accepted without
+ * counting.
+ */
+export function textOfAtMost(max: number, min = 0) {
+  return withJsonSchemaRule(
+    z
+      .string()
+      .min(min)
+      .refine((text) => text.length <= max || codePointsAtMost(text, max), {
+        message: `at most ${max} characters`,
+      }),
+    { jsonSchema: { maxLength: max } },
+  );
+}
+
+/** Does `text` hold at most `max` code points? (Stops counting past `max`.) */
+function codePointsAtMost(text: string, max: number): boolean {
+  let count = 0;
+  for (const _ of text) if (++count > max) return false;
+  return true;
+}
+
 /** A 1-based line number. */
 export const LineNumber = z.number().int().min(1);
 

@@ -22,6 +22,9 @@ export const ScoreWarning = z.object({
     "span-over-limit",
     "span-over-count",
     "row-budget-exhausted",
+    "path-only-span",
+    "file-budget-exhausted",
+    "scoring-deadline-exceeded",
     "invalid-diagnosis",
     "incident-mismatch",
     "no-atoms",
@@ -61,8 +64,13 @@ export const ScoreParameters = z.object({
   coverageRowBudget: z.number().int().min(1),
   /** ...at least this [20]... */
   coverageRowFloor: z.number().int().min(1),
-  /** ...and otherwise this share of the repository's rows, rounded down [0.02]. */
+  /**
+   * ...and otherwise this share of the repository's rows, rounded down [0.02]; the file budget
+   * is this share of its source files, rounded up...
+   */
   coverageRepoShare: z.number().gt(0).max(1),
+  /** ...and at least this many files [3]. */
+  coverageFileFloor: z.number().int().min(1),
   /** A diagnosis with more blocks is invalid [200]. */
   maxDiagnosisBlocks: z.number().int().min(1),
 });
@@ -88,7 +96,10 @@ export const DiagnosisScores = z.object({
       reached: z.boolean(),
       /** Indexes of the predicted spans that reached it (coverage-earning spans only). */
       reachedBy: z.array(z.number().int().min(0)),
-      /** Was its file named by any span? */
+      /**
+       * Did its file earn file credit (named by a span within the first `coverageSpanCount` and
+       * the file budget, or the block reached)?
+       */
       fileNamed: z.boolean(),
     }),
   ),
@@ -146,8 +157,16 @@ export const DiagnosisScores = z.object({
      * without parsing); the denominator of `repositoryShare` and the base of the row budget.
      */
     repositoryRows: z.number().int().min(0),
-    /** The files counted in `repositoryRows`. */
+    /** F: the files counted in `repositoryRows`. */
     repositoryFiles: z.number().int().min(0),
+    /**
+     * The file budget Bf: at most this many distinct files earn file credit,
+     * `max(coverageFileFloor, ceil(coverageRepoShare * repositoryFiles))` (0 when there is no
+     * valid diagnosis).
+     */
+    fileBudget: z.number().int().min(0),
+    /** The distinct files that earned file credit. */
+    creditedFiles: z.number().int().min(0),
   }),
   warnings: z.array(ScoreWarning),
   parameters: ScoreParameters,

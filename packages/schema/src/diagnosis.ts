@@ -1,19 +1,28 @@
 import { z } from "zod";
-import { formatTag, LineNumber, RepoPath } from "./common.js";
+import { formatTag, LineNumber, textOfAtMost } from "./common.js";
 import { withJsonSchemaRule } from "./internal/json-rule.js";
+
+/**
+ * The longest `path` or `symbol` of a diagnosis block, in characters (code points): longer is
+ * invalid, so the cost of resolving a block stays bounded.
+ */
+export const MAX_DIAGNOSIS_NAME_CHARS = 1000;
+
+/** A block's path or symbol: 1 to {@link MAX_DIAGNOSIS_NAME_CHARS} characters. */
+const BlockName = textOfAtMost(MAX_DIAGNOSIS_NAME_CHARS, 1);
 
 /**
  * One named code block. Give `path` with lines, `path` alone (the whole file: costs precision,
  * earns no coverage), or `symbol` (with or without `path`), for example `ZKDatabase.loadDataBase`.
- * Reversed or out-of-range lines are accepted here and reported as warnings by the evaluator.
+ * A path or symbol has at most {@link MAX_DIAGNOSIS_NAME_CHARS} characters. Reversed or out-of-range lines are accepted here and reported as warnings by the evaluator.
  */
 export const DiagnosisBlock = withJsonSchemaRule(
   z
     .object({
-      path: RepoPath.optional(),
+      path: BlockName.optional(),
       startLine: LineNumber.optional(),
       endLine: LineNumber.optional(),
-      symbol: z.string().min(1).optional(),
+      symbol: BlockName.optional(),
       reason: z.string().optional(),
     })
     .superRefine((block, ctx) => {

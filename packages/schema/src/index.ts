@@ -33,6 +33,7 @@ export {
   Diagnosis,
   DiagnosisBlock,
   diagnosisSchema,
+  MAX_DIAGNOSIS_NAME_CHARS,
 } from "./diagnosis.js";
 export {
   DiagnosisScores,
@@ -86,7 +87,13 @@ export {
   parseTrajectory,
 } from "./parsers.js";
 export { RepoHistory } from "./repo-history.js";
-export { RunInfo } from "./run.js";
+export { RunInfo, ShardScheduler } from "./run.js";
+export {
+  attemptEnvelopeProblems,
+  type SandboxEnvelopeOptions,
+  SYSTEM_SANDBOX_PATHS,
+  sandboxEnvelopeProblems,
+} from "./sandbox-envelope.js";
 export { ReadOnlyBind, SandboxPolicy, type SandboxPolicyInput } from "./sandbox-policy.js";
 export { LeakFinding, LeakKind, SubmissionManifest } from "./submission.js";
 export { Estimate, StatsMethod, Summary } from "./summary.js";

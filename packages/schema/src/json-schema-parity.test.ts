@@ -68,6 +68,11 @@ const edgeStrings = [
   "-tag",
   "OPENAI_API_KEY",
   "1BAD",
+  // Around the 1,000-character cap of a diagnosis block's path and symbol, in code points.
+  "x".repeat(1000),
+  "x".repeat(1001),
+  "😀".repeat(1000),
+  "😀".repeat(1001),
 ];
 
 const edgeNumbers = [0, -0, 1, -1, 0.5, 1.5, 2, 3, 200, 201, 2 ** 32, 2 ** 53 - 1, 2 ** 53, 1e300];

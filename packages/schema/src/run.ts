@@ -2,6 +2,14 @@ import { z } from "zod";
 import { formatTag, Sha256, Timestamp } from "./common.js";
 import { RunConfig } from "./config.js";
 
+/**
+ * The scheduler whose environment assigned a shard (`distdebug run --shard-count N` inside a
+ * Kubernetes Indexed Job or a Slurm job array). Absent when the flags named the shard.
+ */
+export const ShardScheduler = z.enum(["kubernetes", "slurm"]);
+/** The scheduler that assigned a shard. */
+export type ShardScheduler = z.infer<typeof ShardScheduler>;
+
 /** `run.json`: what produced a results folder. Secrets never appear (references stay `${VAR}`). */
 export const RunInfo = z.object({
   format: formatTag("run", 1),
@@ -22,6 +30,8 @@ export const RunInfo = z.object({
       index: z.number().int().min(1),
       /** Number of shards. */
       count: z.number().int().min(1),
+      /** Who assigned the index: absent when `--shard` or `--shard-index` named it (older files have none). */
+      scheduler: ShardScheduler.optional(),
     })
     .optional(),
   dataset: z.object({

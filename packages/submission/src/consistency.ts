@@ -1,6 +1,6 @@
 import type { Dataset } from "@distdebug/dataset";
 import { ATTEMPT_FILES, attemptPath, parseAttemptPath } from "@distdebug/results";
-import { parseAttempt, type RunInfo, sha256Hex } from "@distdebug/schema";
+import { attemptEnvelopeProblems, parseAttempt, type RunInfo, sha256Hex } from "@distdebug/schema";
 
 /** A submission's files by relative POSIX path (an archive's entries or a results folder's files). */
 export type SubmissionFiles = ReadonlyMap<string, Uint8Array>;
@@ -86,10 +86,14 @@ export function attemptCountProblems(
 /** Files an attempt's `attempt.json` must hash: what the agent produced (scores are rescored). */
 const HASHED = [ATTEMPT_FILES.diagnosis, ATTEMPT_FILES.trajectory] as const;
 
-/** One attempt's files against the sha256 hashes its `attempt.json` recorded when it ran. */
+/**
+ * One attempt's files against the sha256 hashes its `attempt.json` recorded when it ran, and
+ * its recorded sandbox against the official envelope (`attemptEnvelopeProblems`).
+ */
 function attemptHashProblems(files: SubmissionFiles, path: string, bytes: Uint8Array): string[] {
   const located = parseAttemptPath(path)!;
   let outputs: Record<string, string>;
+  const problems: string[] = [];
   try {
     const record = parseAttempt(bytes, { source: path });
     if (record.incidentId !== located.incidentId || record.attempt !== located.attempt)
@@ -97,10 +101,11 @@ function attemptHashProblems(files: SubmissionFiles, path: string, bytes: Uint8A
         `${path}: records ${record.incidentId} attempt ${record.attempt}, not the folder it is in`,
       ];
     outputs = record.outputs;
+    for (const problem of attemptEnvelopeProblems(record))
+      problems.push(`${path}: outside the official sandbox envelope: ${problem}`);
   } catch (error) {
     return [(error instanceof Error ? error.message : String(error)).replace(/\n\s*/g, "; ")];
   }
-  const problems: string[] = [];
   for (const name of HASHED) {
     const filePath = attemptPath(located.incidentId, located.attempt, name);
     const data = files.get(filePath);

@@ -76,12 +76,12 @@ describe("distdebug evaluate", () => {
     const code = await runCli([...EVALUATE, "--out", "out/scores.json"], io);
     expect(code).toBe(0);
     expect(io.out()).toMatch(
-      /^wrote out\/scores.json: block coverage 1.000, block precision 0.400/,
+      /^wrote out\/scores.json: block coverage 0.000, block precision 0.400, file coverage 1.000/,
     );
     const scores = parseDiagnosisScores(await readFile(join(dir, "out/scores.json"), "utf8"));
-    // A whole file of 5 significant rows is under the 40-row limit: it still earns coverage.
+    // A path-only span names the file: file credit, never block coverage (however small).
     expect(scores.spans[0]?.kind).toBe("file");
-    expect(scores.spans[0]?.earnsCoverage).toBe(true);
+    expect(scores.spans[0]?.earnsCoverage).toBe(false);
   });
 
   it("an invalid diagnosis scores 0 with valid: false", async () => {
@@ -143,6 +143,7 @@ describe("distdebug evaluate: the scoring parameters", () => {
       coverageRowBudget: 300,
       coverageRowFloor: 1,
       coverageRepoShare: 0.5,
+      coverageFileFloor: 3,
       maxDiagnosisBlocks: 5,
     });
     // B = min(300, max(1, floor(0.5 * 7))) = 3.

@@ -4,6 +4,8 @@ import { loadConfig } from "@distdebug/schema";
 import { stringify } from "yaml";
 import {
   defineCommand,
+  defined,
+  optionalPositiveInt,
   optionalString,
   parsePositiveInt,
   requireString,
@@ -52,10 +54,7 @@ export default defineCommand({
     const config = await loadConfig({ files: [file] });
     const configText = await readFile(file, "utf8");
     const text = (name: string) => optionalString(args, name);
-    const number = (name: string) => {
-      const value = text(name);
-      return value === undefined ? undefined : parsePositiveInt(value, name, 1);
-    };
+    const number = (name: string) => optionalPositiveInt(args, name);
     const backoff = text("backoff-limit-per-index");
     const manifest = buildJobManifest({
       config,
@@ -98,12 +97,4 @@ function nonNegative(text: string): number {
       `--backoff-limit-per-index: expected a whole number >= 0, found ${JSON.stringify(text)}`,
     );
   return value;
-}
-
-function defined<T extends Record<string, unknown>>(
-  values: T,
-): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as {
-    [K in keyof T]?: Exclude<T[K], undefined>;
-  };
 }

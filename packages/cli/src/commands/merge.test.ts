@@ -64,7 +64,7 @@ describe("shards and merge", () => {
       expect(result.status, result.stderr).toBe(0);
     }
     const runInfo = JSON.parse(await readFile(join(root, "shard-1", "run.json"), "utf8"));
-    expect(runInfo.shard).toEqual({ index: 2, count: 3 });
+    expect(runInfo.shard).toEqual({ index: 2, count: 3, scheduler: "kubernetes" });
 
     const merged = join(root, "merged");
     const shards = [0, 1, 2].map((index) => join(root, `shard-${index}`));

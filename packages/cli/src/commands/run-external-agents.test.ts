@@ -202,7 +202,8 @@ describe("the real mini-swe-agent 2.4.6 as a command agent", () => {
       [
         bindsOverride([
           { source: join(repoRoot, ".venv"), target: "/opt/venv" },
-          { source: pythonHome },
+          // A Python under /usr is in the sandbox already (a bind there is refused).
+          ...(pythonHome.startsWith("/usr") ? [] : [{ source: pythonHome }]),
           { source: join(repoRoot, "examples/mini-swe-agent"), target: "/opt/mini-config" },
         ]),
         "model.name=scripted-model",

@@ -1,8 +1,8 @@
-import { open, readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
-import { runShellAgent } from "../testing/run-shell-agent.js";
+import { runCommandAgent } from "../testing/run-command-agent.js";
 
 const SECRET = "operator-secret-5d1e";
 /** Node marks only low inherited descriptors close-on-exec; a high one reaches its children. */
@@ -27,18 +27,13 @@ printf '{"format":"distdebug.diagnosis/1","incidentId":"%s","blocks":[],"summary
  * Runs `distdebug run` on leasekv-77 with the agent in `work/agent/agent.sh`, the way a
  * wrapper script would: with `secret` (if given) open on a high fd.
  */
-async function runAgent(work: string, secret?: number) {
-  const stdio: ("ignore" | "pipe" | number)[] = ["ignore", "pipe", "pipe"];
-  if (secret !== undefined) {
-    while (stdio.length < INHERITED_FD) stdio.push("ignore");
-    stdio.push(secret);
-  }
-  const { code, stderr } = await runShellAgent({ work, name: "host-leaks", stdio });
-  const diagnosis = await readFile(
-    join(work, "results/leasekv-77/attempt-1/diagnosis.json"),
-    "utf8",
-  ).catch(() => "");
-  return { code, stderr, diagnosis };
+function runAgent(work: string, secret?: number) {
+  return runCommandAgent({
+    work,
+    command: ["/bin/sh", "/opt/agent/agent.sh"],
+    sandbox: { readOnlyBinds: [{ source: join(work, "agent"), target: "/opt/agent" }] },
+    ...(secret === undefined ? {} : { inherited: { fd: secret, at: INHERITED_FD } }),
+  });
 }
 
 describe("descriptors the operator's shell left open", () => {

@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import {
   bundledDatasets,
   type Dataset,
@@ -6,7 +6,7 @@ import {
   loadDataset,
   selectIncidents,
 } from "@distdebug/dataset";
-import { runBenchmark } from "@distdebug/runner";
+import { runBenchmark, type Shard } from "@distdebug/runner";
 import {
   applyOverrides,
   DistDebugError,
@@ -15,6 +15,7 @@ import {
   type RunConfig,
 } from "@distdebug/schema";
 import {
+  type CommandArgs,
   defineCommand,
   optionalString,
   parsePositiveInt,
@@ -78,9 +79,21 @@ async function chooseConfig(
   });
 }
 
+/** `--out`, or the default `<results-dir>/<config name>[.shard-<i>-of-<n>]` (one folder per shard). */
+function outDirOf(args: CommandArgs, config: RunConfig, shard: Shard | undefined): string {
+  const out = optionalString(args, "out");
+  const resultsDir = optionalString(args, "results-dir");
+  if (out !== undefined && resultsDir !== undefined)
+    throw new UsageError(
+      "--out and --results-dir exclude each other: --out names the folder itself",
+    );
+  if (out !== undefined) return out;
+  return join(resultsDir ?? "results", shardOutName(config.name ?? "run", shard));
+}
+
 export default defineCommand({
   usage:
-    "run [--config <file>]... [--agent baseline|mini|command] [--dataset <dir>] [--bug <id|glob>]... [--runs N] [--concurrency N] [--out <dir>] [--redo] [--rerun-infra] [--shard i/n]",
+    "run [--config <file>]... [--agent baseline|mini|command] [--dataset <dir>] [--bug <id|glob>]... [--runs N] [--concurrency N] [--out <dir>] [--redo] [--rerun-infra] [--shard i/n] [--unsafe-no-sandbox]",
   description:
     "Runs an agent on incidents: an anonymized workspace per attempt, the leakage check, the sandbox, the agent, and scoring. Finished attempts are reused (resume is the default); attempts that ended infra-error (a harness fault) are kept and the run exits 1 until they are rerun with --rerun-infra; Ctrl-C stops starting attempts and ends running ones as interrupted. Without --dataset, --bug looks the id up in the bundled datasets (the example dataset, then the real-incident catalog); without --bug the whole offline example dataset runs.",
   options: {
@@ -97,11 +110,21 @@ export default defineCommand({
       type: "string",
       description: "attempts at once (default: config run.concurrency)",
     },
-    out: { type: "string", description: "results folder (default results/<config name>)" },
+    out: { type: "string", description: "results folder (default <results-dir>/<config name>)" },
+    "results-dir": {
+      type: "string",
+      description:
+        "folder of the default results folder: <results-dir>/<config name>[.shard-<i>-of-<n>] (default results)",
+    },
     redo: { type: "boolean", description: "redo finished attempts too" },
     "rerun-infra": {
       type: "boolean",
       description: "rerun attempts that ended infra-error (kept by default)",
+    },
+    "unsafe-no-sandbox": {
+      type: "boolean",
+      description:
+        "development only: accept a config with sandbox backend no-sandbox (the agent runs on this host as you); package and verify refuse its attempts",
     },
     set: {
       type: "string",
@@ -128,10 +151,7 @@ export default defineCommand({
       bugs.length > 0 ? selectIncidents(dataset, { ids: bugs }) : [...dataset.incidents];
     if (incidents.length === 0)
       throw new UsageError(`no incident of ${dataset.dir} matches ${bugs.join(", ")}`);
-    const outDir = resolve(
-      io.cwd,
-      optionalString(args, "out") ?? `results/${shardOutName(config.name ?? "run", shard)}`,
-    );
+    const outDir = resolve(io.cwd, outDirOf(args, config, shard));
     const runs = optionalString(args, "runs");
     const concurrency = optionalString(args, "concurrency");
     const cacheDir = cacheDirOf(optionalString(args, "cache-dir"), io);
@@ -149,6 +169,7 @@ export default defineCommand({
       redo: Boolean(args.values.redo),
       ...(shard ? { shard } : {}),
       rerunInfraErrors: Boolean(args.values["rerun-infra"]),
+      allowNoSandbox: Boolean(args.values["unsafe-no-sandbox"]),
       env: io.env,
       ...(io.signal ? { signal: io.signal } : {}),
       onEvent: progress.onEvent,

@@ -24,7 +24,7 @@ const BRACKETED_RECORD = /^\[[^\]]+\]\s+\[[A-Z]+\]\s+\[[^\]]+\]\s+\[("(?:[^"\\]|
 const LOGFMT_MESSAGE = /\bmsg=("(?:[^"\\]|\\.)*"|\S+)/;
 /** One prefix token: a bracket group, a time or date, a level, a pid:role, a separator. */
 const PREFIX_TOKEN = new RegExp(
-  `^\\s*(?:\\[[^\\]]*\\]|\\([^)]*\\)|[\\d/:.,+TZ-]*\\d[\\d/:.,+TZ-]*|${LEVEL}\\b:?|[IWEF]\\d{4}|\\d+:[A-Z]|\\d{1,2}\\s+[A-Z][a-z]{2}|[A-Z][a-z]{2}\\s+\\d{1,2}|[-|#*>:]|[\\w.$]+\\.[\\w$]+(?:@\\d+)?\\s+-(?=\\s))`,
+  `^\\s*(?:\\[[^\\]]*\\]|\\([^)]*\\)|\\d+:[XCSM](?=\\s)|[\\d/:.,+TZ-]*\\d[\\d/:.,+TZ-]*|${LEVEL}\\b:?|[IWEF]\\d{4}|\\d+:[A-Z]|\\d{1,2}\\s+[A-Z][a-z]{2}|[A-Z][a-z]{2}\\s+\\d{1,2}|[-|#*>:]|[\\w.$]+\\.[\\w$]+(?:@\\d+)?\\s+-(?=\\s))`,
 );
 
 /** Whether a line is a record a logger printed (not a trace line, a banner or prose). */

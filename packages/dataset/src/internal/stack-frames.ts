@@ -33,7 +33,7 @@ const RUST_AT = /^\s*at\s+(\S+\.rs):(\d+)(?::\d+)?\s*$/;
 const RUST_FUNCTION = /^\s*\d+:\s+(\S+)/;
 const RUST_PANIC = /panicked at (?:'.*?', |".*?", )?(\S+\.rs):(\d+)(?::\d+)?/;
 const GDB_FRAME = /#\d+\s+(?:0x[0-9a-fA-F]+\s+in\s+)?([\w:~<>]+)\s*\(.*\)\s+at\s+(\S+):(\d+)/;
-const SYMBOL_ONLY = /\(([A-Za-z_]\w*)\+0x[0-9a-fA-F]+\)\s*\[0x[0-9a-fA-F]+\]/;
+const SYMBOL_ONLY = /^\s*(\S*)[^(]*\(([A-Za-z_]\w*)\+0x[0-9a-fA-F]+\)\s*\[0x[0-9a-fA-F]+\]/;
 const BARE_REFERENCE =
   /(?<![\w/.-])((?:[\w.-]+\/)*[\w.-]+\.(?:go|rs|java|scala|py|c|cc|cpp|h|hpp)):(\d+)(?![\d])/g;
 
@@ -138,7 +138,19 @@ function singleLineFrames(text: string, artifactLine: number): FrameReference[] 
     ];
   }
   const symbol = SYMBOL_ONLY.exec(text);
-  if (symbol) return [{ artifactLine, text: shorten(text), method: symbol[1]! }];
+  if (symbol) {
+    // A shared library's frame, or the C runtime's and compiler's own symbols (`_start`,
+    // `__libc_start_main`, mangled names) are not the project's.
+    const external = /\.so(?:\.[\d.]+)?$/.test(symbol[1]!) || symbol[2]!.startsWith("_");
+    return [
+      {
+        artifactLine,
+        text: shorten(text),
+        method: symbol[2]!,
+        ...(external ? { external: true } : {}),
+      },
+    ];
+  }
   const references: FrameReference[] = [];
   for (const match of text.matchAll(BARE_REFERENCE))
     references.push({

@@ -11,6 +11,8 @@ export interface LiteralPattern {
   readonly longest: string;
   /** Letters in all pieces together. */
   readonly letters: number;
+  /** The literal as written (escapes kept), for a whole-message match. */
+  readonly raw: string;
 }
 
 /** File extensions whose string literals are read (the evaluator's languages). */
@@ -62,7 +64,20 @@ export function literalPattern(text: string): LiteralPattern | undefined {
     if (segment.length > longest.length) longest = segment;
     letters += letterCount(segment);
   }
-  return { segments, longest, letters };
+  return { segments, longest, letters, raw: text };
+}
+
+/**
+ * Whether `message` is exactly what the literal prints, every placeholder standing for some
+ * text: a format with little constant text (`==> %s:%d '%s' is not true`) still explains a
+ * message it produces whole.
+ */
+export function printsWhole(pattern: LiteralPattern, message: string): boolean {
+  const pieces = pattern.raw
+    .split(PLACEHOLDER)
+    .map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  if (pieces.length < 2) return false;
+  return new RegExp(`^\\s*${pieces.join(".+?")}\\s*$`, "s").test(message);
 }
 
 function extensionOf(path: string): string {

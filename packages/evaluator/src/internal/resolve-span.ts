@@ -2,6 +2,7 @@ import type { DiagnosisBlock, ScoreWarning } from "@distdebug/schema";
 import { type FileIndex, lineCountOfAtom, linesOfAtom } from "./build-index.js";
 import { type FileStore, KEY_SCALE, type LoadedFile } from "./file-store.js";
 import { POSITION_SCALE } from "./positions.js";
+import { nameParts } from "./symbols.js";
 
 type WarningCode = ScoreWarning["code"];
 
@@ -123,19 +124,20 @@ function empty(kind: ResolvedSpan["kind"], path: string | null): ResolvedSpan {
 /** Context of span resolution: the file store and the paths a bare symbol is looked up in. */
 export interface ResolveContext {
   store: FileStore;
-  symbolPaths: () => Promise<string[]>;
+  /** The files a symbol without a path is looked up in, by its last name part. */
+  symbolPaths: (lastPart: string) => Promise<string[]>;
 }
 
 function resolveSymbol(
   span: ResolvedSpan,
-  symbol: string,
+  parts: readonly string[],
   files: LoadedFile[],
   store: FileStore,
 ): void {
   const ids = new Map<LoadedFile, Set<number>>();
   for (const file of files) {
     const index = file.index;
-    for (const definition of store.symbolsOf(file)?.match(symbol) ?? []) {
+    for (const definition of store.symbolsOf(file)?.match(parts) ?? []) {
       span.definitions.push({
         path: file.path,
         qualifiedName: definition.qualifiedName,
@@ -265,20 +267,21 @@ export async function resolveSpan(
     return span;
   }
   if (block.symbol !== undefined) {
-    let files: LoadedFile[];
+    // Split once per block (linear in its length), then matched in every file searched.
+    const parts = nameParts(block.symbol);
+    const lastPart = parts[parts.length - 1];
+    let files: LoadedFile[] = [];
     if (file) files = [file];
-    else {
-      files = [];
-      for (const path of await context.symbolPaths()) {
+    else if (lastPart !== undefined)
+      for (const path of await context.symbolPaths(lastPart)) {
         const resolution = await store.load(path);
         if (resolution.status === "file") files.push(resolution.file);
       }
-    }
-    resolveSymbol(span, block.symbol, files, store);
+    resolveSymbol(span, parts, files, store);
     if (span.definitions.length === 0) {
       span.warnings.push({
         code: "unknown-symbol",
-        message: `${block.symbol}: no definition of that name${file ? ` in ${file.path}` : " in the files searched"}; counted as one false-positive atom`,
+        message: `${block.symbol}: no definition of that name${file ? ` in ${file.path}` : " in the repository"}; counted as one false-positive atom`,
         ...(file ? { path: file.path } : {}),
       });
       span.phantom = 1;

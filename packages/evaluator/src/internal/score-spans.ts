@@ -24,6 +24,8 @@ export interface ScoreSpansInput {
   parameters: EvaluatorParameters;
   /** B: the row budget of coverage-earning spans in this repository. */
   coverageBudget: number;
+  /** Bf: at most this many distinct files earn file credit. */
+  fileBudget: number;
   /** R: the repository's non-blank source lines. */
   repositoryRows: number;
   repositoryFiles: number;
@@ -64,6 +66,11 @@ class CoverageLedger {
         code: "span-over-count",
         message: `span ${index} comes after the first ${coverageSpanCount} spans: it earns no coverage`,
       };
+    if (span.kind === "file")
+      return {
+        code: "path-only-span",
+        message: `span ${index} names a whole file by its path: it earns file credit at most, never block coverage`,
+      };
     if (span.rows > coverageSpanLimit)
       return {
         code: "span-over-limit",
@@ -84,6 +91,35 @@ class CoverageLedger {
   }
 }
 
+/**
+ * The file credit rule of EVALUATOR.md: in listed order, among the first `coverageSpanCount`
+ * spans, a span's files earn file credit when the distinct files credited so far, its own
+ * included, stay within the file budget Bf (all of a span's files or none).
+ */
+class FileLedger {
+  readonly files = new Set<string>();
+  readonly #spanCount: number;
+  readonly #budget: number;
+
+  constructor(spanCount: number, budget: number) {
+    this.#spanCount = spanCount;
+    this.#budget = budget;
+  }
+
+  /** Credits the files of span `index` when they fit; otherwise returns why not. */
+  offer(index: number, files: readonly string[]): SpanWarning | undefined {
+    if (index >= this.#spanCount || files.length === 0) return undefined;
+    const fresh = new Set(files.filter((file) => !this.files.has(file)));
+    if (this.files.size + fresh.size > this.#budget)
+      return {
+        code: "file-budget-exhausted",
+        message: `span ${index} names ${fresh.size} more file(s) after ${this.files.size}, over this repository's ${this.#budget}-file budget: its files earn no file credit`,
+      };
+    for (const file of fresh) this.files.add(file);
+    return undefined;
+  }
+}
+
 /** Computes the metrics of EVALUATOR.md from resolved gold blocks and spans. */
 export async function scoreSpans(input: ScoreSpansInput): Promise<DiagnosisScores> {
   const { parameters } = input;
@@ -96,8 +132,8 @@ export async function scoreSpans(input: ScoreSpansInput): Promise<DiagnosisScore
   }
   const predicted = new Set<number>();
   const ledger = new CoverageLedger(parameters, input.coverageBudget);
+  const fileLedger = new FileLedger(parameters.coverageSpanCount, input.fileBudget);
   const named = new Set<number>();
-  const namedFiles = new Set<string>();
   let phantoms = 0;
   const spanRecords: DiagnosisScores["spans"] = [];
   /** The spans that earned coverage, by listed index. */
@@ -128,7 +164,8 @@ export async function scoreSpans(input: ScoreSpansInput): Promise<DiagnosisScore
     for (const atom of atoms) predicted.add(atom);
     phantoms += resolved.phantom;
     for (const row of resolved.namedRows) named.add(row);
-    for (const file of resolved.files) namedFiles.add(file);
+    const fileRefusal = fileLedger.offer(index, resolved.files);
+    if (fileRefusal) warn(fileRefusal);
     let earns = false;
     if (atoms.length > 0) {
       const refusal = ledger.offer(index, resolved);
@@ -155,17 +192,21 @@ export async function scoreSpans(input: ScoreSpansInput): Promise<DiagnosisScore
       warnings: codes,
     });
   }
-  const goldRecords: DiagnosisScores["goldBlocks"] = input.gold.map((side) => ({
-    path: side.block.path,
-    startLine: side.block.startLine,
-    endLine: side.block.endLine,
-    atoms: side.atoms.length,
-    reached: side.atoms.some((atom) => ledger.atoms.has(atom)),
-    reachedBy: earners
-      .filter((earner) => side.atoms.some((atom) => earner.atoms.has(atom)))
-      .map((earner) => earner.index),
-    fileNamed: namedFiles.has(side.path),
-  }));
+  const goldRecords: DiagnosisScores["goldBlocks"] = input.gold.map((side) => {
+    const reached = side.atoms.some((atom) => ledger.atoms.has(atom));
+    return {
+      path: side.block.path,
+      startLine: side.block.startLine,
+      endLine: side.block.endLine,
+      atoms: side.atoms.length,
+      reached,
+      reachedBy: earners
+        .filter((earner) => side.atoms.some((atom) => earner.atoms.has(atom)))
+        .map((earner) => earner.index),
+      // A block reached earns its file: file coverage >= block coverage.
+      fileNamed: reached || fileLedger.files.has(side.path),
+    };
+  });
   let correctAtoms = 0;
   for (const atom of predicted) if (goldAtoms.has(atom)) correctAtoms++;
   let correctRows = 0;
@@ -200,6 +241,8 @@ export async function scoreSpans(input: ScoreSpansInput): Promise<DiagnosisScore
       goldRows: goldRows.size,
       repositoryRows: input.repositoryRows,
       repositoryFiles: input.repositoryFiles,
+      fileBudget: input.fileBudget,
+      creditedFiles: fileLedger.files.size,
     },
     warnings,
     parameters: { ...parameters },

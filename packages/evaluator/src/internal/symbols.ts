@@ -133,19 +133,119 @@ const separator: Record<Language, string> = {
 
 const plainIdentifier = /^[A-Za-z_$][\w$]*$/;
 
-/** Splits a written name (`a::b<T>::c`, `(*T)`, `pkg.Type`) into plain identifiers. */
+/**
+ * Splits a written name (`a::b<T>::c`, `(*T)`, `pkg.Type`) into plain identifiers, in time
+ * linear in its length: Go receivers `.(*T).` become `.T.`, matched `<...>` and `[...]` (nested)
+ * and `(...)` parameter lists are dropped, then `* &` and white space, and the rest is split at
+ * `::`, `.`, `#` and `/`.
+ */
 export function nameParts(text: string): string[] {
   // Most names are one plain identifier, which every step below leaves as it is.
   if (plainIdentifier.test(text)) return [text];
-  // Go receivers: `raft.(*node).Step` -> `raft.node.Step`.
-  let rest = text.replace(/(^|\.)\(\s*\*?\s*([A-Za-z_$][\w$]*)(\[[^\]]*\])?\s*\)(?=\.)/g, "$1$2");
-  // Drop template and generic arguments, parameter lists and pointer marks.
-  for (let previous = ""; previous !== rest; ) {
-    previous = rest;
-    rest = rest.replace(/<[^<>]*>/g, "").replace(/\[[^[\]]*\]/g, "");
+  const kept = withoutParameterLists(withoutTypeArguments(withoutGoReceivers(text)));
+  return kept
+    .replace(/[*&\s]/g, "")
+    .split(/::|\.|#|\//)
+    .filter((part) => part !== "");
+}
+
+const identifierStart = /[A-Za-z_$]/;
+const identifierPart = /[\w$]/;
+const space = /\s/;
+
+/**
+ * A forward search for one character that never looks at a character twice across calls
+ * with growing `from` (the last answer is kept while it lies ahead).
+ */
+function forwardFinder(text: string, char: string): (from: number) => number {
+  let found = -2;
+  return (from) => {
+    if (found === -1 || found >= from) return found;
+    found = text.indexOf(char, from);
+    return found;
+  };
+}
+
+/** `raft.(*node).Step` -> `raft.node.Step`: a parenthesized receiver between dots. */
+function withoutGoReceivers(text: string): string {
+  if (!text.includes("(")) return text;
+  const closingBracket = forwardFinder(text, "]");
+  let out = "";
+  let at = 0;
+  while (at < text.length) {
+    const receiver =
+      text[at] === "(" && (at === 0 || text[at - 1] === ".")
+        ? goReceiverAt(text, at, closingBracket)
+        : undefined;
+    if (receiver) {
+      out += receiver.name;
+      at = receiver.end;
+    } else out += text[at++];
   }
-  rest = rest.replace(/\([^)]*\)/g, "").replace(/[*&\s]/g, "");
-  return rest.split(/::|\.|#|\//).filter((part) => part !== "");
+  return out;
+}
+
+/** `(\s*\*?\s*Name([...])?\s*)` followed by `.`, read from `at` (the parenthesis). */
+function goReceiverAt(
+  text: string,
+  at: number,
+  closingBracket: (from: number) => number,
+): { name: string; end: number } | undefined {
+  let i = at + 1;
+  while (i < text.length && space.test(text[i] as string)) i++;
+  if (text[i] === "*") i++;
+  while (i < text.length && space.test(text[i] as string)) i++;
+  const start = i;
+  if (!identifierStart.test(text[i] ?? "")) return undefined;
+  while (i < text.length && identifierPart.test(text[i] as string)) i++;
+  const name = text.slice(start, i);
+  if (text[i] === "[") {
+    const close = closingBracket(i);
+    if (close >= 0) i = close + 1;
+  }
+  while (i < text.length && space.test(text[i] as string)) i++;
+  if (text[i] !== ")" || text[i + 1] !== ".") return undefined;
+  return { name, end: i + 1 };
+}
+
+/** Drops matched `<...>` and `[...]` with everything inside (nested pairs too). */
+function withoutTypeArguments(text: string): string {
+  if (!/[<[]/.test(text)) return text;
+  const depth = new Int32Array(text.length + 1);
+  const angles: number[] = [];
+  const squares: number[] = [];
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at];
+    if (char === "<") angles.push(at);
+    else if (char === "[") squares.push(at);
+    else if (char === ">" || char === "]") {
+      const open = (char === ">" ? angles : squares).pop();
+      if (open === undefined) continue;
+      depth[open] = (depth[open] as number) + 1;
+      depth[at + 1] = (depth[at + 1] as number) - 1;
+    }
+  }
+  let out = "";
+  let inside = 0;
+  for (let at = 0; at < text.length; at++) {
+    inside += depth[at] as number;
+    if (inside === 0) out += text[at];
+  }
+  return out;
+}
+
+/** Drops each `(` with everything up to the next `)` (a parameter list). */
+function withoutParameterLists(text: string): string {
+  if (!text.includes("(")) return text;
+  const closing = forwardFinder(text, ")");
+  let out = "";
+  let at = 0;
+  while (at < text.length) {
+    const close = text[at] === "(" ? closing(at) : -1;
+    if (close >= 0) at = close + 1;
+    else out += text[at++];
+  }
+  return out;
 }
 
 function modulePrefix(language: Language, path: string): string[] {
@@ -373,9 +473,11 @@ export class SymbolTable {
     };
   }
 
-  /** Definitions whose qualified name ends with the query's parts (all overloads), in order. */
-  match(query: string): SymbolDefinition[] {
-    const wanted = nameParts(query);
+  /**
+   * Definitions whose qualified name ends with `wanted` (the parts of a query, see
+   * {@link nameParts}: split once per query, not once per file), all overloads, in order.
+   */
+  match(wanted: readonly string[]): SymbolDefinition[] {
     if (wanted.length === 0) return [];
     const { parents, byLastPart } = this.#index();
     const matches: SymbolDefinition[] = [];

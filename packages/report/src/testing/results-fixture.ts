@@ -185,6 +185,8 @@ function scoresOf(fixture: FixtureIncident, attempt: FixtureAttempt): DiagnosisS
       goldRows: 0,
       repositoryRows: 1000,
       repositoryFiles: 10,
+      fileBudget: 3,
+      creditedFiles: 0,
     },
     warnings:
       attempt.blocks === undefined
@@ -196,6 +198,7 @@ function scoresOf(fixture: FixtureIncident, attempt: FixtureAttempt): DiagnosisS
       coverageRowBudget: 200,
       coverageRowFloor: 20,
       coverageRepoShare: 0.02,
+      coverageFileFloor: 3,
       maxDiagnosisBlocks: 200,
     },
     versions: { evaluator: "0.1.0", grammars: {} },

@@ -13,8 +13,7 @@ function input(overrides: Partial<BwrapArgsInput> = {}, policy = {}): BwrapArgsI
     ],
     workspace: "/host/ws",
     prlimit: "/usr/bin/prlimit",
-    setpriv: "/usr/bin/setpriv",
-    envTool: "/usr/bin/env",
+    launcherFd: 5,
     env: parsed.env,
     statusFd: 3,
     argv: ["/bin/sh", "-c", "echo hi"],
@@ -32,12 +31,10 @@ function pairs(args: string[], flag: string): [string, string][] {
 }
 
 describe("bwrapArgs", () => {
-  it("with the launcher: one program sets limits, drops to the uid (privileged only) and sets the environment; seccomp on fd 4", () => {
+  it("with the launcher: one program sets limits, caps the tmpfs inodes and drops to the uid (privileged only) and sets the environment; seccomp on fd 4", () => {
     const policy = { user: { uid: 1234, gid: 5678 }, limits: { processes: 7 }, env: { A: "1" } };
-    const privileged = bwrapArgs(
-      input({ launcher: "/opt/launch", seccompFd: 4, env: { A: "1" } }, policy),
-    );
-    expect(pairs(privileged, "--ro-bind")).toContainEqual(["/opt/launch", "/run/distdebug/launch"]);
+    const privileged = bwrapArgs(input({ seccompFd: 4, env: { A: "1" } }, policy));
+    expect(pairs(privileged, "--ro-bind-data")).toEqual([["5", "/run/distdebug/launch"]]);
     expect(
       privileged.slice(privileged.indexOf("--seccomp"), privileged.indexOf("--seccomp") + 2),
     ).toEqual(["--seccomp", "4"]);
@@ -48,14 +45,28 @@ describe("bwrapArgs", () => {
       String(4096 * 1024 * 1024),
       String(256 * 1024 * 1024),
     ]);
-    expect(tail.slice(4)).toEqual(["1234", "5678", "1", "A=1", "--", "/bin/sh", "-c", "echo hi"]);
-    expect(privileged).not.toContain("/usr/bin/setpriv");
-    const userNamespace = bwrapArgs(
-      input({ mode: "user-namespace", launcher: "/opt/launch", env: { A: "1" } }, policy),
-    );
-    expect(userNamespace.slice(-8)).toEqual([
+    expect(tail.slice(4)).toEqual([
+      "4096",
+      "1234",
+      "5678",
+      "2",
+      "/tmp",
+      "32768",
+      "/dev/shm",
+      "4096",
+      "1",
+      "A=1",
+      "--",
+      "/bin/sh",
+      "-c",
+      "echo hi",
+    ]);
+    expect(privileged).not.toContain("/usr/bin/prlimit");
+    const userNamespace = bwrapArgs(input({ mode: "user-namespace", env: { A: "1" } }, policy));
+    expect(userNamespace.slice(-9)).toEqual([
       "-",
       "-",
+      "0",
       "1",
       "A=1",
       "--",
@@ -66,16 +77,8 @@ describe("bwrapArgs", () => {
     expect(userNamespace).not.toContain("--setenv");
   });
 
-  it("privileged: unshares namespaces one by one without a user namespace, then prlimit, then setpriv to the policy uid", () => {
-    const args = bwrapArgs(
-      input(
-        {},
-        {
-          user: { uid: 1234, gid: 5678 },
-          limits: { processes: 9, memoryBytes: 1000, fileSizeBytes: 77 },
-        },
-      ),
-    );
+  it("privileged: unshares namespaces one by one without a user namespace; refused without the launcher", () => {
+    const args = bwrapArgs(input());
     for (const flag of [
       "--unshare-pid",
       "--unshare-net",
@@ -88,28 +91,24 @@ describe("bwrapArgs", () => {
       expect(args).toContain(flag);
     expect(args).not.toContain("--unshare-all");
     expect(args).not.toContain("--unshare-user");
-    const command = args.slice(args.indexOf("--") + 1);
-    expect(command).toEqual([
+    expect(() => bwrapArgs(input({ launcherFd: undefined }))).toThrow(/need the compiled launcher/);
+  });
+
+  it("user-namespace without the launcher: prlimit with every limit, then the command", () => {
+    const args = bwrapArgs(
+      input(
+        { mode: "user-namespace", launcherFd: undefined },
+        { limits: { processes: 9, memoryBytes: 1000, fileSizeBytes: 77 } },
+      ),
+    );
+    expect(args.slice(args.indexOf("--") + 1)).toEqual([
       "/usr/bin/prlimit",
       "--nproc=9",
       "--as=1000",
       "--fsize=77",
+      "--nofile=4096",
       "--core=0",
       "--",
-      "/usr/bin/setpriv",
-      "--reuid=1234",
-      "--regid=5678",
-      "--clear-groups",
-      "--inh-caps=-all",
-      "--bounding-set=-all",
-      "--no-new-privs",
-      "--",
-      "/usr/bin/env",
-      "-i",
-      "PATH=/usr/local/bin:/usr/bin:/bin",
-      "HOME=/tmp",
-      "LANG=C.UTF-8",
-      "TERM=dumb",
       "/bin/sh",
       "-c",
       "echo hi",
@@ -117,7 +116,7 @@ describe("bwrapArgs", () => {
   });
 
   it("user-namespace: unshares everything, drops capabilities and does not call setpriv", () => {
-    const args = bwrapArgs(input({ mode: "user-namespace", setpriv: undefined }));
+    const args = bwrapArgs(input({ mode: "user-namespace" }));
     expect(args.slice(0, 6)).toEqual([
       "--unshare-all",
       "--unshare-user",
@@ -126,7 +125,7 @@ describe("bwrapArgs", () => {
       "ALL",
       "--die-with-parent",
     ]);
-    expect(args.join(" ")).not.toContain("setpriv");
+    expect(args).not.toContain("--cap-add");
   });
 
   it("binds the folders where the policy says and nothing writable else", () => {
@@ -147,8 +146,14 @@ describe("bwrapArgs", () => {
       ["/host/task", "/task"],
     ]);
     expect(pairs(args, "--symlink")).toEqual([["usr/bin", "/bin"]]);
-    const tmpfs = args.indexOf("--tmpfs");
-    expect(args.slice(tmpfs - 4, tmpfs + 2)).toEqual([
+    const tmpfs = args.lastIndexOf("--tmpfs");
+    expect(args.slice(tmpfs - 10, tmpfs + 2)).toEqual([
+      "--perms",
+      "1777",
+      "--size",
+      String(64 * 1024 * 1024),
+      "--tmpfs",
+      "/dev/shm",
       "--perms",
       "1777",
       "--size",
@@ -157,12 +162,17 @@ describe("bwrapArgs", () => {
       "/tmp",
     ]);
     // Parents of mount points are made searchable for the sandbox user.
-    expect(pairs(args, "--dir").map(([dir]) => dir)).toEqual(["/etc", "/opt"]);
+    expect(pairs(args, "--dir").map(([dir]) => dir)).toEqual([
+      "/etc",
+      "/opt",
+      "/run",
+      "/run/distdebug",
+    ]);
   });
 
   it("sets exactly the environment it is given, after the uid drop in privileged mode", () => {
     const env = { A: "1", LD_PRELOAD: "/workspace/x.so" };
-    const userNamespace = bwrapArgs(input({ env, mode: "user-namespace" }));
+    const userNamespace = bwrapArgs(input({ env, mode: "user-namespace", launcherFd: undefined }));
     expect(pairs(userNamespace, "--setenv")).toEqual([
       ["A", "1"],
       ["LD_PRELOAD", "/workspace/x.so"],
@@ -171,13 +181,11 @@ describe("bwrapArgs", () => {
     const privileged = bwrapArgs(input({ env }));
     expect(privileged).toContain("--clearenv");
     expect(privileged).not.toContain("--setenv");
-    const drop = privileged.indexOf("/usr/bin/setpriv");
-    expect(privileged.indexOf("LD_PRELOAD=/workspace/x.so")).toBeGreaterThan(drop);
-    expect(privileged.slice(privileged.indexOf("/usr/bin/env"))).toEqual([
-      "/usr/bin/env",
-      "-i",
+    expect(privileged.slice(privileged.indexOf("LD_PRELOAD=/workspace/x.so") - 2)).toEqual([
+      "2",
       "A=1",
       "LD_PRELOAD=/workspace/x.so",
+      "--",
       "/bin/sh",
       "-c",
       "echo hi",

@@ -1,6 +1,7 @@
 import { DistDebugError, type SandboxPolicy } from "@distdebug/schema";
 import type { SandboxMode } from "../sandbox.js";
 import { ETC_FILES, type RootEntry } from "./host.js";
+import { DEV_SHM_BYTES, OPEN_FILES_LIMIT, tmpfsInodes } from "./tmpfs-limits.js";
 
 /**
  * Where the gateway socket appears inside the sandbox (policy `network: "gateway"`); also in
@@ -24,7 +25,7 @@ export interface BwrapArgsInput {
   policy: SandboxPolicy;
   /**
    * `privileged`: the caller is root; unshare pid, net, ipc, uts, cgroup one by one (no user
-   * namespace) and drop to the policy's uid with `setpriv` after `prlimit`.
+   * namespace); the launcher caps the tmpfs inodes and drops to the policy's uid.
    * `user-namespace`: `--unshare-all` (with a user namespace); commands keep the uid bwrap runs as.
    */
   mode: BwrapMode;
@@ -35,12 +36,12 @@ export interface BwrapArgsInput {
   gatewaySocket?: string | undefined;
   /** Absolute path of `prlimit` (under /usr or /bin, so the same path works inside). */
   prlimit: string;
-  /** Absolute path of `setpriv`; needed in `privileged` mode. */
-  setpriv?: string | undefined;
-  /** Absolute path of `env`; needed in `privileged` mode. */
-  envTool?: string | undefined;
-  /** Absolute host path of the compiled launcher; when set it replaces prlimit, setpriv and env. */
-  launcher?: string | undefined;
+  /**
+   * The file descriptor bwrap reads the compiled launcher from (`--ro-bind-data`: no host path
+   * to reach, so it works from a folder of mode 0700); when set it replaces prlimit. Needed in
+   * `privileged` mode, where nothing else may run with capabilities.
+   */
+  launcherFd?: number | undefined;
   /** The whole environment inside. */
   env: Readonly<Record<string, string>>;
   /** Working directory inside; default `/workspace`. */
@@ -92,63 +93,62 @@ export function bwrapArgs(input: BwrapArgsInput): string[] {
   for (const bind of policy.readOnlyBinds)
     args.push("--ro-bind", bind.source, bind.target ?? bind.source);
   args.push("--proc", "/proc", "--dev", "/dev");
+  args.push("--perms", "1777", "--size", String(DEV_SHM_BYTES), "--tmpfs", "/dev/shm");
   args.push("--perms", "1777", "--size", String(policy.tmpfsBytes), "--tmpfs", "/tmp");
   args.push("--bind", input.workspace, "/workspace");
   if (input.task !== undefined) args.push("--ro-bind", input.task, "/task");
   if (input.output !== undefined) args.push("--bind", input.output, "/output");
   if (policy.network === "gateway" && input.gatewaySocket !== undefined)
     args.push("--bind", input.gatewaySocket, GATEWAY_SOCKET_PATH);
-  if (input.launcher !== undefined) args.push("--ro-bind", input.launcher, LAUNCHER_TARGET);
+  if (input.launcherFd !== undefined)
+    args.push("--perms", "0555", "--ro-bind-data", String(input.launcherFd), LAUNCHER_TARGET);
   args.push("--chdir", input.cwd ?? "/workspace", "--clearenv");
-  // Privileged mode: prlimit and setpriv run as root, so they get an empty environment (no
-  // LD_PRELOAD or LOCPATH of the policy reaches a root process); `env -i` sets the policy's
-  // environment after the uid drop.
-  if (input.mode === "user-namespace" && input.launcher === undefined)
+  // The launcher runs with an empty environment (in privileged mode as root: no LD_PRELOAD
+  // or LOCPATH of the policy reaches a root process) and sets the policy's after the uid drop.
+  if (input.launcherFd === undefined)
     for (const [name, value] of Object.entries(input.env)) args.push("--setenv", name, value);
   if (input.seccompFd !== undefined) args.push("--seccomp", String(input.seccompFd));
   args.push("--json-status-fd", String(input.statusFd), "--");
-  if (input.launcher !== undefined) {
+  if (input.launcherFd !== undefined) {
     args.push(...launcherArgs(input), ...input.argv);
     return args;
   }
-  args.push(...limitArgs(input));
-  if (input.mode === "privileged") {
-    if (input.setpriv === undefined || input.envTool === undefined)
-      throw new DistDebugError({
-        code: "INTERNAL",
-        message:
-          "bwrap arguments for privileged mode need the host's setpriv and env paths (probeSandbox finds them); pass both",
-      });
-    args.push(
-      input.setpriv,
-      `--reuid=${policy.user.uid}`,
-      `--regid=${policy.user.gid}`,
-      "--clear-groups",
-      "--inh-caps=-all",
-      "--bounding-set=-all",
-      "--no-new-privs",
-      "--",
-      input.envTool,
-      "-i",
-      ...Object.entries(input.env).map(([name, value]) => `${name}=${value}`),
-    );
-  }
-  args.push(...input.argv);
+  // Without the launcher nothing may run with capabilities an agent's binds could reach.
+  if (input.mode === "privileged")
+    throw new DistDebugError({
+      code: "INTERNAL",
+      message:
+        "bwrap arguments for privileged mode need the compiled launcher (findLauncher); without it only the user-namespace mode runs",
+    });
+  args.push(...limitArgs(input), ...input.argv);
   return args;
 }
 
-/** The launcher's arguments: limits, the uid to drop to (`-` in user-namespace mode), the environment, `--`. */
+/**
+ * The launcher's arguments: limits, the tmpfs mounts whose inodes it caps (privileged mode
+ * only: it needs the capabilities it then drops), the uid to drop to (`-` in user-namespace
+ * mode), the environment, `--`.
+ */
 function launcherArgs(input: BwrapArgsInput): string[] {
   const { limits, user } = input.policy;
   const privileged = input.mode === "privileged";
   const env = Object.entries(input.env).map(([name, value]) => `${name}=${value}`);
+  const mounts = privileged
+    ? [
+        ["/tmp", String(tmpfsInodes(input.policy.tmpfsBytes))],
+        ["/dev/shm", String(tmpfsInodes(DEV_SHM_BYTES))],
+      ]
+    : [];
   return [
     LAUNCHER_TARGET,
     String(limits.processes),
     String(limits.memoryBytes),
     String(limits.fileSizeBytes),
+    String(OPEN_FILES_LIMIT),
     privileged ? String(user.uid) : "-",
     privileged ? String(user.gid) : "-",
+    String(mounts.length),
+    ...mounts.flat(),
     String(env.length),
     ...env,
     "--",
@@ -163,7 +163,7 @@ function parentDirs(input: BwrapArgsInput): string[] {
   ];
   if (input.policy.network === "gateway" && input.gatewaySocket !== undefined)
     targets.push(GATEWAY_SOCKET_PATH);
-  if (input.launcher !== undefined) targets.push(LAUNCHER_TARGET);
+  if (input.launcherFd !== undefined) targets.push(LAUNCHER_TARGET);
   const skip = new Set(["/", "/usr", ...input.rootLayout.map((entry) => entry.path)]);
   const dirs = new Set<string>();
   for (const target of targets) {
@@ -189,6 +189,7 @@ export function limitArgs(input: { policy: SandboxPolicy; prlimit: string }): st
     `--nproc=${limits.processes}`,
     `--as=${limits.memoryBytes}`,
     `--fsize=${limits.fileSizeBytes}`,
+    `--nofile=${OPEN_FILES_LIMIT}`,
     "--core=0",
     "--",
   ];

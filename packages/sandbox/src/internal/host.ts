@@ -1,9 +1,9 @@
 import { constants } from "node:fs";
-import { access, lstat, readlink } from "node:fs/promises";
+import { access, lstat, readFile, readlink, stat } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Folders searched for the helper binaries `prlimit`, `setpriv` and `env`. */
+/** Folders searched for the helper binaries (`prlimit`, `mount`...). */
 const SYSTEM_BIN_DIRS = ["/usr/bin", "/bin", "/usr/sbin", "/sbin"];
 
 /** Returns the absolute path of an executable found in `dirs`, or undefined. */
@@ -34,9 +34,9 @@ export function pathDirs(path: string | undefined): string[] {
   return (path ?? "").split(delimiter).filter((dir) => dir !== "");
 }
 
-/** Finds `prlimit`, `setpriv`, `env`, `mount`, `umount` or `sh` among the system folders (they live in /usr or /bin, visible inside). */
+/** Finds `prlimit`, `mount`, `umount` or `sh` among the system folders (they live in /usr or /bin, visible inside). */
 export function findSystemTool(
-  name: "prlimit" | "setpriv" | "env" | "mount" | "umount" | "sh",
+  name: "prlimit" | "mount" | "umount" | "sh",
 ): Promise<string | undefined> {
   return findExecutable(name, SYSTEM_BIN_DIRS);
 }
@@ -89,12 +89,41 @@ export const ETC_FILES = [
 
 /** Where scripts/setup.sh builds the launcher (`native/launch.c`), beside `src` and `dist`. */
 const LAUNCHER_PATH = fileURLToPath(new URL("../../native/distdebug-launch", import.meta.url));
+/** Its source, beside it in a checkout. */
+const LAUNCHER_SOURCE = fileURLToPath(new URL("../../native/launch.c", import.meta.url));
+
+let launcherBytes: Promise<Uint8Array | undefined> | undefined;
 
 /**
- * The compiled launcher (limits, uid drop and exec in one process), or undefined when it was
- * not built (no C compiler at setup): the sandbox then chains `prlimit`, `setpriv` and `env`.
+ * The compiled launcher's bytes (limits, tmpfs inodes, uid drop and exec in one process),
+ * read once; undefined when it was not built (no C compiler at setup), is older than its
+ * source, or `DISTDEBUG_SANDBOX_LAUNCHER=off`: then the privileged mode is refused and the
+ * user-namespace mode uses `prlimit`. The sandbox hands the bytes to bwrap through a
+ * descriptor, so no sandbox user needs to reach the install folder (a home of mode 0700).
  */
-export async function findLauncher(): Promise<string | undefined> {
-  if (process.env.DISTDEBUG_SANDBOX_LAUNCHER === "off") return undefined;
-  return (await isExecutable(LAUNCHER_PATH)) ? LAUNCHER_PATH : undefined;
+export function loadLauncher(): Promise<Uint8Array | undefined> {
+  if (process.env.DISTDEBUG_SANDBOX_LAUNCHER === "off") return Promise.resolve(undefined);
+  launcherBytes ??= (async () =>
+    (await isExecutable(LAUNCHER_PATH)) && !(await olderThanSource())
+      ? await readFile(LAUNCHER_PATH)
+      : undefined)();
+  return launcherBytes;
 }
+
+/**
+ * True when `native/launch.c` changed after the launcher was built (a pull without rerunning
+ * scripts/setup.sh): its arguments may differ, so it is not used.
+ */
+async function olderThanSource(): Promise<boolean> {
+  const [binary, source] = await Promise.all([
+    stat(LAUNCHER_PATH),
+    stat(LAUNCHER_SOURCE).catch(() => undefined),
+  ]);
+  return source !== undefined && source.mtimeMs > binary.mtimeMs;
+}
+
+/** Why the privileged mode is unavailable without the launcher, and the fix. */
+export const NO_LAUNCHER = {
+  reason: `the compiled launcher ${LAUNCHER_PATH} is missing or older than its source launch.c (scripts/setup.sh builds it with a C compiler), or DISTDEBUG_SANDBOX_LAUNCHER=off: as root nothing else may set the limits and drop the uid (a program it ran would run with every capability)`,
+  fix: 'install a C compiler (apt-get install gcc) and run scripts/setup.sh, or use the user-namespace mode (mode "user-namespace")',
+} as const;

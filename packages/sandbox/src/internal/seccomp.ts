@@ -1,13 +1,19 @@
 /**
- * A classic-BPF seccomp program that refuses new user namespaces inside the sandbox, passed
- * to bwrap with `--seccomp FD`. The privileged mode has no user namespace of its own, so
+ * A classic-BPF seccomp program passed to bwrap with `--seccomp FD`. It refuses new user
+ * namespaces inside the sandbox: the privileged mode has no user namespace of its own, so
  * without it an agent could `unshare -U` and gain capabilities (mounts) in a namespace it
- * owns; the user-namespace mode has `--disable-userns` too, and gets the same filter.
+ * owns; the user-namespace mode has `--disable-userns` too, and gets the same filter. It also
+ * refuses memory no process maps (which a sampled memory total cannot see) and file handles
+ * (THREATS.md, section 5).
  *
- * Refused with EPERM: `unshare` and `clone` with `CLONE_NEWUSER`, and `setns`. `clone3` (whose
- * flags live in memory the filter cannot read) gets ENOSYS, which makes the C library fall back
- * to `clone`. System calls of another ABI (32-bit, x32), which would bypass the numbers
- * checked here, get ENOSYS.
+ * Refused with EPERM: `unshare` and `clone` with `CLONE_NEWUSER`, `setns`, `memfd_create` and
+ * `memfd_secret` (anonymous files held by a descriptor), `shmget` and `msgget` (System V
+ * shared memory and message queues, which outlive every process that used them until the
+ * IPC namespace ends), `open_by_handle_at` and `name_to_handle_at` (opening a file by its
+ * handle bypasses the mount tree: with a capability it reads any file of the host's file
+ * system). `clone3` (whose flags live in memory the filter cannot read) gets ENOSYS, which
+ * makes the C library fall back to `clone`. System calls of another ABI (32-bit, x32), which
+ * would bypass the numbers checked here, get ENOSYS.
  */
 
 /** Linux `CLONE_NEWUSER`. */
@@ -39,13 +45,32 @@ interface ArchSyscalls {
   clone: number;
   clone3: number;
   setns: number;
+  /** Refused outright with EPERM (see the file's comment). */
+  refused: readonly number[];
   /** The x32 bit applies (x86_64 only). */
   x32: boolean;
 }
 
 const ARCHES: Partial<Record<NodeJS.Architecture, ArchSyscalls>> = {
-  x64: { audit: 0xc000_003e, unshare: 272, clone: 56, clone3: 435, setns: 308, x32: true },
-  arm64: { audit: 0xc000_00b7, unshare: 97, clone: 220, clone3: 435, setns: 268, x32: false },
+  x64: {
+    audit: 0xc000_003e,
+    unshare: 272,
+    clone: 56,
+    clone3: 435,
+    setns: 308,
+    // memfd_create, memfd_secret, shmget, msgget, open_by_handle_at, name_to_handle_at
+    refused: [319, 447, 29, 68, 304, 303],
+    x32: true,
+  },
+  arm64: {
+    audit: 0xc000_00b7,
+    unshare: 97,
+    clone: 220,
+    clone3: 435,
+    setns: 268,
+    refused: [279, 447, 194, 186, 265, 264],
+    x32: false,
+  },
 };
 
 type Instruction = [code: number, jumpTrue: number, jumpFalse: number, k: number];
@@ -65,8 +90,10 @@ export function userNamespaceFilter(arch: NodeJS.Architecture = process.arch): B
     deny(ENOSYS),
     [JMP_JEQ_K, 0, 1, table.clone3],
     deny(ENOSYS),
-    [JMP_JEQ_K, 0, 1, table.setns],
-    deny(EPERM),
+    ...[table.setns, ...table.refused].flatMap((nr): Instruction[] => [
+      [JMP_JEQ_K, 0, 1, nr],
+      deny(EPERM),
+    ]),
     [JMP_JEQ_K, 2, 0, table.unshare],
     [JMP_JEQ_K, 1, 0, table.clone],
     [RET_K, 0, 0, RET_ALLOW],

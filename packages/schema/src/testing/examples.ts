@@ -19,7 +19,10 @@ const seedGlobs: Record<FormatKind, string[]> = {
   trajectory: ["examples/files/trajectory.json"],
   diagnosis_scores: ["packages/schema/fixtures/valid/diagnosis_scores.json"],
   attempt: ["packages/schema/fixtures/valid/attempt.json"],
-  run: ["packages/schema/fixtures/valid/run.json"],
+  run: [
+    "packages/schema/fixtures/valid/run.json",
+    "packages/schema/fixtures/valid/run-slurm-shard.json",
+  ],
   summary: ["packages/schema/fixtures/valid/summary.json"],
   config: ["examples/files/config.yaml", "configs/*/*.yaml"],
   submission: ["packages/schema/fixtures/valid/submission.json"],

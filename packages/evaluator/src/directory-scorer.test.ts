@@ -1,0 +1,69 @@
+import { serialize } from "@distdebug/schema";
+import { testdir } from "@distdebug/test-utils";
+import { describe, expect, it } from "vitest";
+import {
+  createDirectoryScorer,
+  createEvaluator,
+  directoryReader,
+  listDirectoryFiles,
+} from "./index.js";
+
+const JAVA = `package app;\n\npublic class Store {\n  public int apply(int x) {\n    int y = x + 1;\n    return y;\n  }\n}\n`;
+const gold = {
+  incidentId: "app-1",
+  blocks: [{ path: "src/app/Store.java", startLine: 5, endLine: 5 }],
+};
+const diagnosis = {
+  format: "distdebug.diagnosis/1",
+  incidentId: "app-1",
+  blocks: [{ symbol: "Store.apply" }, { path: "src/app/Store.java", startLine: 5, endLine: 6 }],
+};
+
+describe("createDirectoryScorer: scoring in a worker thread with a deadline", () => {
+  it("gives the same bytes as the evaluator in this thread, attempt after attempt", async () => {
+    const root = await testdir({ "src/app/Store.java": JAVA, "README.md": "x\n" });
+    const scorer = createDirectoryScorer({ root });
+    try {
+      const expected = await createEvaluator({
+        readFile: directoryReader(root),
+        listFiles: () => listDirectoryFiles(root),
+      }).score({ diagnosis, gold });
+      expect(expected.metrics.blockCoverage).toBe(1);
+      for (let attempt = 0; attempt < 2; attempt++)
+        expect(serialize(await scorer.score({ diagnosis, gold }))).toBe(serialize(expected));
+    } finally {
+      await scorer.close();
+    }
+  }, 60_000); // Starts a worker thread that loads the grammars: seconds on a loaded machine.
+
+  it("a diagnosis scored past the deadline is invalid with a reason, never a hang or a harness fault", async () => {
+    const root = await testdir({ "src/app/Store.java": JAVA });
+    // 1 ms: the worker's start alone (loading modules and grammars) takes far longer on any
+    // machine, so the first score is always past the deadline.
+    const scorer = createDirectoryScorer({ root, deadlineMs: 1 });
+    try {
+      const late = await scorer.score({ diagnosis, gold });
+      expect(late.valid).toBe(false);
+      expect(late.metrics.blockCoverage).toBe(0);
+      expect(late.warnings).toEqual([
+        {
+          code: "scoring-deadline-exceeded",
+          message:
+            "scoring this diagnosis took longer than the 0.001 s deadline; it scores as an invalid diagnosis",
+        },
+      ]);
+    } finally {
+      await scorer.close();
+    }
+  }, 60_000);
+
+  it("stops promptly with ABORTED when aborted", async () => {
+    const root = await testdir({ "src/app/Store.java": JAVA });
+    const scorer = createDirectoryScorer({ root });
+    const controller = new AbortController();
+    const scoring = scorer.score({ diagnosis, gold, signal: controller.signal });
+    controller.abort();
+    await expect(scoring).rejects.toMatchObject({ code: "ABORTED" });
+    await scorer.close();
+  }, 60_000);
+});

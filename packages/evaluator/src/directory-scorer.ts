@@ -1,0 +1,241 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import { type DiagnosisScores, DistDebugError } from "@distdebug/schema";
+import type { ScoreInput } from "./evaluator.js";
+import { checkAborted } from "./internal/abort.js";
+import type { ScoreRequest, ScoreWorkerData, ScoreWorkerReply } from "./internal/score-protocol.js";
+import type { LanguageChoice } from "./languages.js";
+import { scoreMissingDiagnosis } from "./missing-diagnosis.js";
+import { type EvaluatorParameters, evaluatorParameters } from "./parameters.js";
+
+/**
+ * Default `deadlineMs` of {@link createDirectoryScorer}: 10 minutes. Far above what a valid
+ * diagnosis needs (its at most 200 blocks of at most 1,000-character names resolve once each;
+ * the worst, a bare common name on a 10,000-file repository, parses each file once), so the
+ * deadline never decides the score of a valid diagnosis on a slow machine.
+ */
+export const DEFAULT_SCORING_DEADLINE_MS = 600_000;
+
+/** An idle worker is stopped after this long (its parse cache goes with it). */
+const IDLE_MS = 60_000;
+
+/** Options of {@link createDirectoryScorer}. */
+export interface DirectoryScorerOptions extends Partial<EvaluatorParameters> {
+  /** The source tree at the buggy revision (a folder; scoring reads it, never an agent's copy). */
+  root: string;
+  /** Extension to language, merged over the defaults (as in `createEvaluator`). */
+  languages?: Readonly<Record<string, LanguageChoice>>;
+  /** Absolute folders that mean the repository root in written paths. Default `["/workspace"]`. */
+  workspaceRoots?: readonly string[];
+  /** The longest one diagnosis may take to score. Default {@link DEFAULT_SCORING_DEADLINE_MS}. */
+  deadlineMs?: number;
+}
+
+/** Scores diagnoses on a folder in a worker thread, each within a deadline. */
+export interface DirectoryScorer {
+  /** The parameters every score records (defaults filled in). */
+  readonly parameters: Readonly<EvaluatorParameters>;
+  /**
+   * Scores one diagnosis (as `Evaluator.score`). Past the deadline the worker is stopped and
+   * the diagnosis scores as invalid: 0 on every metric, one `scoring-deadline-exceeded`
+   * warning. `ABORTED` when aborted; a worker that fails otherwise is an `INTERNAL` error.
+   */
+  score(input: ScoreInput): Promise<DiagnosisScores>;
+  /**
+   * Lets go of this scorer's evaluator in the shared worker (and stops the worker when no
+   * other scorer is open). Call it when done; a later `score` still works.
+   */
+  close(): Promise<void>;
+}
+
+/** How to start the worker: its program, and the node arguments it needs. */
+interface WorkerStart {
+  program: URL | string;
+  eval: boolean;
+  execArgv: string[];
+  /** Running from source: the TypeScript program and tsx's ESM API that imports it. */
+  source?: { program: string; tsxApi: string };
+}
+
+/**
+ * The worker's program. Built, the compiled `score-worker.js`. From source (the monorepo's tests
+ * and `bench/`), a bootstrap that imports `score-worker.ts` through tsx's `tsImport` (Node 20
+ * does not apply `--import` loaders to a worker's entry point).
+ */
+function workerStart(): WorkerStart {
+  const here = import.meta.url;
+  if (!here.endsWith(".ts"))
+    return { program: new URL("./internal/score-worker.js", here), eval: false, execArgv: [] };
+  const tsxPackage = createRequire(here).resolve("tsx/package.json");
+  return {
+    program: `const { workerData } = require("node:worker_threads");
+import(workerData.source.tsxApi).then(({ tsImport }) => tsImport(workerData.source.program, workerData.source.program));`,
+    eval: true,
+    execArgv: ["--conditions=@distdebug/source"],
+    source: {
+      program: new URL("./internal/score-worker.ts", here).href,
+      tsxApi: pathToFileURL(join(dirname(tsxPackage), "dist/esm/api/index.mjs")).href,
+    },
+  };
+}
+
+/**
+ * The scores of a diagnosis whose scoring outlasted the deadline: invalid, 0 on every metric,
+ * with the reason. Only a diagnosis can make scoring slow, so it is the agent's answer that
+ * fails, never the harness.
+ */
+function deadlineScores(
+  input: ScoreInput,
+  parameters: EvaluatorParameters,
+  deadlineMs: number,
+): DiagnosisScores {
+  const message = `scoring this diagnosis took longer than the ${deadlineMs / 1000} s deadline; it scores as an invalid diagnosis`;
+  return {
+    ...scoreMissingDiagnosis({ gold: input.gold, reason: message, parameters }),
+    warnings: [{ code: "scoring-deadline-exceeded", message }],
+  };
+}
+
+/**
+ * The one scoring worker of this process, shared by every directory scorer (one worker start,
+ * not one per incident), with the queue that makes it score one diagnosis at a time.
+ */
+const host: {
+  worker: Worker | undefined;
+  queue: Promise<unknown>;
+  idle: NodeJS.Timeout | undefined;
+  nextId: number;
+  /** Scorers created and not closed: the worker stops when the last one closes. */
+  open: number;
+} = { worker: undefined, queue: Promise.resolve(), idle: undefined, nextId: 0, open: 0 };
+
+async function stopWorker(): Promise<void> {
+  clearTimeout(host.idle);
+  const stopping = host.worker;
+  host.worker = undefined;
+  await stopping?.terminate();
+}
+
+function startWorker(): Worker {
+  const how = workerStart();
+  const started = new Worker(how.program, {
+    eval: how.eval,
+    execArgv: how.execArgv,
+    workerData: how.source ? { source: how.source } : {},
+  });
+  started.unref();
+  return started;
+}
+
+/** What one scorer sends the shared worker. */
+interface ScorerContext {
+  key: string;
+  data: ScoreWorkerData;
+  parameters: EvaluatorParameters;
+  deadlineMs: number;
+}
+
+/** Scores one diagnosis on the shared worker within the deadline (queued by the caller). */
+function scoreOnWorker(scorer: ScorerContext, input: ScoreInput): Promise<DiagnosisScores> {
+  checkAborted(input.signal);
+  clearTimeout(host.idle);
+  host.worker ??= startWorker();
+  const current = host.worker;
+  const request: ScoreRequest = {
+    type: "score",
+    id: host.nextId++,
+    key: scorer.key,
+    scorer: scorer.data,
+    diagnosis: input.diagnosis,
+    gold: input.gold,
+  };
+  return new Promise<DiagnosisScores>((resolve, reject) => {
+    const finish = (settle: () => void) => {
+      clearTimeout(deadline);
+      input.signal?.removeEventListener("abort", onAbort);
+      current.off("message", onMessage).off("error", onError).off("exit", onExit);
+      current.unref();
+      settle();
+    };
+    const onMessage = (reply: ScoreWorkerReply) => {
+      if (reply.id !== request.id) return;
+      finish(() => {
+        if (reply.scores) resolve(reply.scores);
+        else reject(new DistDebugError({ code: reply.error.code, message: reply.error.message }));
+      });
+      host.idle = setTimeout(() => void stopWorker(), IDLE_MS).unref();
+    };
+    const failed = (message: string) => {
+      void stopWorker();
+      finish(() => reject(new DistDebugError({ code: "INTERNAL", message })));
+    };
+    const onError = (error: Error) => failed(`the scoring worker failed: ${error.message}`);
+    const onExit = (code: number) => failed(`the scoring worker exited (code ${code})`);
+    const onAbort = () => {
+      void stopWorker();
+      finish(() =>
+        reject(new DistDebugError({ code: "ABORTED", message: "scoring was interrupted" })),
+      );
+    };
+    const deadline = setTimeout(() => {
+      void stopWorker();
+      finish(() => resolve(deadlineScores(input, scorer.parameters, scorer.deadlineMs)));
+    }, scorer.deadlineMs);
+    current.on("message", onMessage).on("error", onError).on("exit", onExit);
+    current.ref();
+    input.signal?.addEventListener("abort", onAbort, { once: true });
+    current.postMessage(request);
+  });
+}
+
+/**
+ * Creates a scorer over a folder whose scoring runs in a worker thread, off the caller's event
+ * loop (which may serve running attempts: a model gateway, wall-time timers, a memory sampler),
+ * each diagnosis within `deadlineMs`. All the scorers of a process share one worker, which
+ * scores one diagnosis at a time and keeps an evaluator per folder (files parsed once across
+ * diagnoses); it stops after a minute idle, past a deadline, or when the last scorer closes.
+ *
+ * @example
+ * ```ts
+ * const scorer = createDirectoryScorer({ root: "/cache/zookeeper@abc" });
+ * const scores = await scorer.score({ diagnosis, gold });
+ * await scorer.close();
+ * ```
+ */
+export function createDirectoryScorer(options: DirectoryScorerOptions): DirectoryScorer {
+  const { root, languages, workspaceRoots, deadlineMs = DEFAULT_SCORING_DEADLINE_MS } = options;
+  const parameters = Object.freeze(evaluatorParameters(options));
+  const data: ScoreWorkerData = {
+    root,
+    options: {
+      ...parameters,
+      ...(languages ? { languages } : {}),
+      ...(workspaceRoots ? { workspaceRoots } : {}),
+    },
+  };
+  const scorer: ScorerContext = {
+    key: `${host.nextId++}:${JSON.stringify(data)}`,
+    data,
+    parameters,
+    deadlineMs,
+  };
+  host.open++;
+  let closed = false;
+  return {
+    parameters,
+    score(input) {
+      const result = host.queue.then(() => scoreOnWorker(scorer, input));
+      host.queue = result.catch(() => undefined);
+      return result;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      host.open--;
+      if (host.open === 0) await stopWorker();
+      else host.worker?.postMessage({ type: "close", key: scorer.key } satisfies ScoreRequest);
+    },
+  };
+}
