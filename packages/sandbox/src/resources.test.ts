@@ -75,7 +75,7 @@ describe("per-attempt resources", () => {
         await expect(createSandbox({ workspace: await testdir(), policy })).rejects.toMatchObject({
           code: "SANDBOX_UNAVAILABLE",
           message: expect.stringMatching(
-            /compiled launcher .* is missing or older than its source/,
+            /compiled launcher .* DISTDEBUG_SANDBOX_LAUNCHER=off/,
           ),
         });
         const userNamespace = await createSandbox({

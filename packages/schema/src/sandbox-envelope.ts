@@ -68,7 +68,7 @@ function systemPathOf(target: string): string | undefined {
  * const problems = sandboxEnvelopeProblems(config.environment.sandbox, {
  *   protectedPaths: [dataset.dir, cacheDir, outDir],
  * });
- * if (problems.length > 0) throw new Error(problems.join("\n"));
+ * if (problems.length > 0) console.error(problems.join("\n"));
  * ```
  */
 export function sandboxEnvelopeProblems(

@@ -1,5 +1,7 @@
+import { execFile } from "node:child_process";
 import { constants } from "node:fs";
-import { access, lstat, readFile, readlink, stat } from "node:fs/promises";
+import { access, lstat, mkdtemp, readFile, readlink, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -96,8 +98,11 @@ let launcherBytes: Promise<Uint8Array | undefined> | undefined;
 
 /**
  * The compiled launcher's bytes (limits, tmpfs inodes, uid drop and exec in one process),
- * read once; undefined when it was not built (no C compiler at setup), is older than its
- * source, or `DISTDEBUG_SANDBOX_LAUNCHER=off`: then the privileged mode is refused and the
+ * read once: the one scripts/setup.sh built beside its source, else (an npm install ships
+ * `native/launch.c` only, or the build is older than its source) one compiled now with the
+ * machine's C compiler in a private temporary folder, read and removed (never a shared cache
+ * another user could plant a binary in). Undefined without a C compiler, or with
+ * `DISTDEBUG_SANDBOX_LAUNCHER=off`: then the privileged mode is refused and the
  * user-namespace mode uses `prlimit`. The sandbox hands the bytes to bwrap through a
  * descriptor, so no sandbox user needs to reach the install folder (a home of mode 0700).
  */
@@ -106,7 +111,7 @@ export function loadLauncher(): Promise<Uint8Array | undefined> {
   launcherBytes ??= (async () =>
     (await isExecutable(LAUNCHER_PATH)) && !(await olderThanSource())
       ? await readFile(LAUNCHER_PATH)
-      : undefined)();
+      : await compileLauncher())();
   return launcherBytes;
 }
 
@@ -122,8 +127,29 @@ async function olderThanSource(): Promise<boolean> {
   return source !== undefined && source.mtimeMs > binary.mtimeMs;
 }
 
+function compiles(args: readonly string[]): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile("cc", [...args], { timeout: 120_000 }, (error) => resolve(error === null));
+  });
+}
+
+/** `native/launch.c` compiled as setup.sh does (static where the C library allows). */
+async function compileLauncher(): Promise<Uint8Array | undefined> {
+  if (!(await stat(LAUNCHER_SOURCE).catch(() => undefined))) return undefined;
+  const dir = await mkdtemp(join(tmpdir(), "distdebug-launch-"));
+  try {
+    const out = join(dir, "distdebug-launch");
+    for (const extra of [["-static"], []])
+      if (await compiles(["-O2", "-Wall", ...extra, "-o", out, LAUNCHER_SOURCE]))
+        return await readFile(out);
+    return undefined;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** Why the privileged mode is unavailable without the launcher, and the fix. */
 export const NO_LAUNCHER = {
-  reason: `the compiled launcher ${LAUNCHER_PATH} is missing or older than its source launch.c (scripts/setup.sh builds it with a C compiler), or DISTDEBUG_SANDBOX_LAUNCHER=off: as root nothing else may set the limits and drop the uid (a program it ran would run with every capability)`,
+  reason: `the compiled launcher ${LAUNCHER_PATH} is missing or older than its source launch.c and no C compiler (cc) could build it, or DISTDEBUG_SANDBOX_LAUNCHER=off: as root nothing else may set the limits and drop the uid (a program it ran would run with every capability)`,
   fix: 'install a C compiler (apt-get install gcc) and run scripts/setup.sh, or use the user-namespace mode (mode "user-namespace")',
 } as const;
