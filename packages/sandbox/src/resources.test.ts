@@ -74,9 +74,7 @@ describe("per-attempt resources", () => {
         process.env.DISTDEBUG_SANDBOX_LAUNCHER = "off";
         await expect(createSandbox({ workspace: await testdir(), policy })).rejects.toMatchObject({
           code: "SANDBOX_UNAVAILABLE",
-          message: expect.stringMatching(
-            /compiled launcher .* DISTDEBUG_SANDBOX_LAUNCHER=off/,
-          ),
+          message: expect.stringMatching(/compiled launcher .* DISTDEBUG_SANDBOX_LAUNCHER=off/),
         });
         const userNamespace = await createSandbox({
           workspace: await testdir(),
