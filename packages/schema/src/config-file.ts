@@ -121,10 +121,10 @@ export async function loadConfig(options: LoadConfigOptions): Promise<RunConfig>
         message: `${file}: expected a YAML mapping at the top level`,
       });
     }
-    layers.push(resolveBindSources(value ?? {}, dirname(resolve(file))));
+    layers.push(resolveRelativePaths(value ?? {}, dirname(resolve(file))));
   }
   let merged = mergeConfigLayers(...layers);
-  merged = resolveBindSources(applyOverrides(merged, options.overrides ?? []), process.cwd());
+  merged = resolveRelativePaths(applyOverrides(merged, options.overrides ?? []), process.cwd());
   if (merged.name === undefined) {
     const last = options.files.at(-1)!;
     const stem = basename(last, extname(last));
@@ -133,6 +133,15 @@ export async function loadConfig(options: LoadConfigOptions): Promise<RunConfig>
     merged.name = inConfigs ? `${parent}-${stem}` : stem;
   }
   return validateWith(RunConfigSchema, "config", merged, options.files.join(" + "));
+}
+
+/** A layer with its relative paths (bind sources, `model.script`) made absolute against `base`. */
+function resolveRelativePaths(layer: Plain, base: string): Plain {
+  const withBinds = resolveBindSources(layer, base);
+  const model = withBinds.model;
+  if (!isPlain(model) || typeof model.script !== "string" || isAbsolute(model.script))
+    return withBinds;
+  return { ...withBinds, model: { ...model, script: resolve(base, model.script) } };
 }
 
 /**
