@@ -319,7 +319,7 @@ function scriptEntry(file: string, entry: unknown, index: number): MockReply {
  *
  * @example
  * ```ts
- * const script = readMockScript("configs/mock/replies.yaml"); // [{ command: "ls" }, ...]
+ * const script = readMockScript("configs/mock/scripts/replies.yaml"); // [{ command: "ls" }, ...]
  * ```
  */
 export function readMockScript(file: string): MockReply[] {

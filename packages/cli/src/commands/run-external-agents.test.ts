@@ -262,7 +262,7 @@ describe("the real mini-swe-agent 2.4.6 with the mock model (configs/mock/mini-s
     if (missing) context.skip(missing);
     const pythonHome = dirname(dirname(realpathSync(venvPython)));
     const { code, io, attemptDir } = await runLeasekv(
-      ["configs/command/mini-swe-agent-2.4.6.yaml", "configs/mock/mini-swe-agent.yaml"],
+      ["configs/mock/mini-swe-agent.yaml"],
       [
         bindsOverride([
           { source: join(repoRoot, ".venv"), target: "/opt/venv" },
