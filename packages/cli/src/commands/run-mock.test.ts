@@ -30,6 +30,10 @@ describe("model.provider mock: a dry run without network or key", () => {
     const attempt = parseAttempt(await readFile(join(dir, "attempt.json"), "utf8"));
     expect(attempt.status).toBe("succeeded");
     expect(attempt.metrics?.blockCoverage).toBeTypeOf("number");
+    // Outside a terminal, a line per phase and one for the result.
+    for (const phase of ["workspace", "agent", "scoring"])
+      expect(io.err()).toContain(`leasekv-77 attempt 1: ${phase}\n`);
+    expect(io.err()).toMatch(/leasekv-77 attempt 1: succeeded coverage \d+\.\d precision/);
     const commands = await commandsOf(dir);
     expect(commands[0]).toBe("ls");
     expect(commands[1]).toMatch(/^grep -rnI -E /);

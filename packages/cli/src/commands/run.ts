@@ -158,7 +158,7 @@ export default defineCommand({
       env: io.env,
       ...(io.signal ? { signal: io.signal } : {}),
       onEvent: progress.onEvent,
-    });
+    }).finally(progress.stop);
     if (result.interrupted) {
       io.stderr(
         `interrupted: finished attempts are kept in ${outDir}; run the same command again to resume\n`,

@@ -39,7 +39,12 @@ describe("score as a CI gate", () => {
     expect(coverage).toBe(0);
     const pass = await score("--fail-under", "blockCoverage=0", "--fail-under", "fileCoverage=0");
     expect(pass.code, pass.err).toBe(0);
-    const failed = await score("--fail-under", "blockCoverage=0.5", "--fail-under", "fileCoverage=0");
+    const failed = await score(
+      "--fail-under",
+      "blockCoverage=0.5",
+      "--fail-under",
+      "fileCoverage=0",
+    );
     expect(failed.code).toBe(1);
     expect(failed.err).toContain("failed  blockCoverage 0.0 is under --fail-under 0.5\n");
     expect(failed.err).not.toContain("fileCoverage");
@@ -51,7 +56,7 @@ describe("score as a CI gate", () => {
   });
 
   it.each([
-    ["blockCoverag=40", "unknown metric \"blockCoverag\" (did you mean blockCoverage?)"],
+    ["blockCoverag=40", 'unknown metric "blockCoverag" (did you mean blockCoverage?)'],
     ["blockCoverage=140", "expected points from 0 to 100"],
     ["blockCoverage", "expected points from 0 to 100"],
     ["blockCoverage=abc", "expected points from 0 to 100"],
