@@ -22,6 +22,7 @@ import {
 } from "@distdebug/schema";
 import { defaultCacheDir } from "@distdebug/workspace";
 import type { RunEvent, RunEventListener } from "./events.js";
+import type { MirrorOptions } from "./find-mirror.js";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
 import { attemptPolicy, runAttempt } from "./run-attempt.js";
 import { buildRunInfo, configHash } from "./run-info.js";
@@ -57,6 +58,8 @@ export interface RunBenchmarkOptions {
   rerunInfraErrors?: boolean;
   /** Repository and workspace caches. Default: workspace's `defaultCacheDir()`. */
   cacheDir?: string;
+  /** Local mirrors of the remote repositories (the catalog's), used instead of clones. */
+  mirrors?: MirrorOptions;
   /** The environment `${VAR}` references and API keys are read from. Default `process.env`. */
   env?: Record<string, string | undefined>;
   /**
@@ -267,6 +270,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
           cacheDir,
           signal,
           onEvent: (event) => emit({ type: "incident-workspace", incidentId: incident.id, event }),
+          ...(options.mirrors ? { mirrors: options.mirrors } : {}),
         });
         // Awaited by each attempt, which records a failure as its infra error; until then the
         // rejection must not count as unhandled (Node would end the process).

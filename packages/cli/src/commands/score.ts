@@ -1,5 +1,4 @@
 import { resolve } from "node:path";
-import { loadDataset } from "@distdebug/dataset";
 import { formatLeaderboard } from "@distdebug/report";
 import { scoreResults } from "@distdebug/runner";
 import { serialize } from "@distdebug/schema";
@@ -12,6 +11,7 @@ import {
   stringList,
   UsageError,
 } from "../command.js";
+import { loadDatasetArg, MIRROR_OPTION, mirrorsFromArgs } from "../dataset-arg.js";
 import { cacheDirOf } from "../render/cache-dir.js";
 import { gateFailures, parseMetricFloors } from "../score-gates.js";
 
@@ -44,6 +44,7 @@ export default defineCommand({
       description:
         "the benchmark dataset: rescore with its gold and refuse an incomplete or changed folder",
     },
+    ...MIRROR_OPTION,
     "require-complete": {
       type: "boolean",
       description: "exit 1 while infra errors, interrupted or missing attempts remain",
@@ -67,7 +68,7 @@ export default defineCommand({
     const cacheDir = cacheDirOf(optionalString(args, "cache-dir"), io);
     const datasetDir = optionalString(args, "dataset");
     const outDir = resolve(io.cwd, dir);
-    const dataset = datasetDir ? await loadDataset(resolve(io.cwd, datasetDir)) : undefined;
+    const dataset = datasetDir ? await loadDatasetArg(datasetDir, io.cwd) : undefined;
     if (dataset) {
       const problems = await checkResultsFolder(outDir, dataset, attempts);
       for (const problem of problems) io.stderr(`refused  ${problem}\n`);
@@ -82,6 +83,7 @@ export default defineCommand({
       ...(attempts === undefined ? {} : { attempts }),
       ...(seed === undefined ? {} : { seed: parseSeed(seed) }),
       cacheDir,
+      mirrors: mirrorsFromArgs(args, io.cwd),
     });
     const failures = gateFailures(result.summary, { requireComplete, floors });
     if (args.values.json) {
