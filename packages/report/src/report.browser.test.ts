@@ -79,6 +79,20 @@ describe("the HTML report in headless Chromium", () => {
       `${summary.counts.failedAttempts}/${summary.counts.attempts}`,
     );
     expect(await page.locator("svg.forest-plot .whisker").count()).toBeGreaterThan(0);
+    // Plots take the content's full width (they were 720 px wide, a third of a wide page).
+    const plotWidth = await page
+      .locator("svg.forest-plot")
+      .first()
+      .evaluate((svg) => svg.getBoundingClientRect().width);
+    const contentWidth = await page.evaluate(() => {
+      const style = getComputedStyle(document.body);
+      return (
+        document.body.clientWidth -
+        Number.parseFloat(style.paddingLeft) -
+        Number.parseFloat(style.paddingRight)
+      );
+    });
+    expect(plotWidth).toBeGreaterThan(contentWidth - 2);
     expect(
       await page.locator('section.panel[data-facet="usableStackTrace"]').textContent(),
     ).toContain("n=");
