@@ -16,6 +16,13 @@ export { createMiniAgent, type MiniAgentOptions } from "./mini/mini-agent.js";
 export { SUBMIT_SENTINEL } from "./mini/templates.js";
 export { apiKeyEnvName } from "./model/api-key.js";
 export {
+  createMockModel,
+  type MockCompletion,
+  type MockModel,
+  type MockReply,
+  readMockScript,
+} from "./model/mock-model.js";
+export {
   type CompleteOptions,
   type CreateModelClientOptions,
   createModelClient,

@@ -5,6 +5,7 @@ import { createCommandAgent } from "./command/command-agent.js";
 import { createMiniAgent } from "./mini/mini-agent.js";
 import { checkTemplates } from "./mini/templates.js";
 import { resolveApiKey } from "./model/api-key.js";
+import { mockModelFor } from "./model/mock-model.js";
 
 /**
  * The agent a config names: `baseline` (offline), `mini` (the built-in model loop) or
@@ -23,6 +24,8 @@ export function agentFor(
   config: RunConfig,
   env: Record<string, string | undefined> = process.env,
 ): Agent {
+  // A mock model's script is read now: a bad one is one error before any attempt.
+  if (config.agent.type !== "baseline") mockModelFor(config.model);
   switch (config.agent.type) {
     case "baseline":
       return baselineAgent;

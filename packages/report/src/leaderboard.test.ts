@@ -1,3 +1,4 @@
+import type { Summary } from "@distdebug/schema";
 import { formatCostUsd, formatEstimate, formatTokens } from "@distdebug/stats";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
@@ -160,23 +161,46 @@ describe("loadResults", () => {
 });
 
 describe("comparisonHtml", () => {
-  it("compares two configurations on their common incidents, paired", async () => {
-    const a = (await writeResultsFixture(await testdir(), { name: "a" })).summary;
-    const b = {
-      ...a,
-      name: "b",
-      incidents: a.incidents.map((incident) => ({
-        ...incident,
-        ...(incident.metrics ? { metrics: { ...incident.metrics, blockCoverage: 0 } } : {}),
-      })),
-    };
-    const html = comparisonHtml([a, b]);
-    expect(html).toContain("On the 3 incidents every configuration scored");
+  /** Configuration `b`: `a` with block coverage 0 on every incident. */
+  const zeroed = (a: Summary): Summary => ({
+    ...a,
+    name: "b",
+    incidents: a.incidents.map((incident) => ({
+      ...incident,
+      ...(incident.metrics ? { metrics: { ...incident.metrics, blockCoverage: 0 } } : {}),
+    })),
+  });
+  /** `a` with each incident repeated `times` under new ids. */
+  const widened = (a: Summary, times: number): Summary => ({
+    ...a,
+    incidents: Array.from({ length: times }, (_, copy) =>
+      a.incidents.map((incident) => ({ ...incident, id: `${incident.id}-${copy}` })),
+    ).flat(),
+  });
+
+  it("compares two configurations on their common incidents, paired, with CIs from 5 incidents", async () => {
+    const a = widened((await writeResultsFixture(await testdir(), { name: "a" })).summary, 2);
+    const html = comparisonHtml([a, zeroed(a)]);
+    expect(html).toContain("On the 6 incidents every configuration scored");
     expect(html).toContain(
       `a &minus; b</th><td class="figure">+${(a.metrics.blockCoverage!.mean * 100).toFixed(1)} [`,
     );
     expect(html).toMatch(/a: P\(best\) 100\.0%/);
+    expect(html).not.toContain("too few incidents");
     expect(comparisonHtml([a])).toContain("need two or more configurations");
+  });
+
+  it("below 5 incidents: the difference with a warning, no CI, no P(delta <= 0), no ranks", async () => {
+    const a = (await writeResultsFixture(await testdir(), { name: "a" })).summary;
+    const html = comparisonHtml([a, zeroed(a)]);
+    expect(html).toContain("On the 3 incidents every configuration scored");
+    expect(html).toContain(
+      '<p class="warning">Differences only: too few incidents for a confidence interval or P(&#916; &le; 0) (n = 3; at least 5 per side).</p>',
+    );
+    expect(html).toContain(
+      `a &minus; b</th><td class="figure">+${(a.metrics.blockCoverage!.mean * 100).toFixed(1)}</td><td>n/a</td><td>3</td>`,
+    );
+    expect(html).not.toContain("P(best)");
   });
 });
 
@@ -190,13 +214,17 @@ describe("subgroupPanelsHtml", () => {
       html.indexOf('data-facet="multipleBlocks"'),
     );
     const labels = [...panel.matchAll(/data-label="([^"]+)"/g)].map((match) => match[1]);
+    // Groups of 1 and 2 incidents: the mean alone, marked, with no interval.
     expect(labels).toEqual([
-      "no usable stack trace: a",
-      "no usable stack trace: b",
-      "usable stack trace: a",
-      "usable stack trace: b",
+      "no usable stack trace: a (too few for a CI)",
+      "no usable stack trace: b (too few for a CI)",
+      "usable stack trace: a (too few for a CI)",
+      "usable stack trace: b (too few for a CI)",
     ]);
-    expect(panel).toContain("no usable stack trace: a (n=2)");
-    expect(panel).toContain("a: usable stack trace minus no usable stack trace:");
+    expect(panel).toContain("no usable stack trace: a (too few for a CI) (n=2)");
+    // 1 against 2 incidents: no difference claimed.
+    expect(panel).toContain(
+      '<li class="warning">a: usable stack trace minus no usable stack trace: too few incidents for a confidence interval or P(&#916; &le; 0) (n = 1 vs 2; at least 5 per side)</li>',
+    );
   });
 });

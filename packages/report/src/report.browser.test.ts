@@ -79,6 +79,13 @@ describe("the HTML report in headless Chromium", () => {
       `${summary.counts.failedAttempts}/${summary.counts.attempts}`,
     );
     expect(await page.locator("svg.forest-plot .whisker").count()).toBeGreaterThan(0);
+    // Plots take the content's full width (they were 720 px wide, a third of a wide page).
+    const plot = await page.locator("svg.forest-plot").first().boundingBox();
+    // A heading is a block as wide as the page's content.
+    const heading = await page.locator("h2").first().boundingBox();
+    const plotWidth = plot?.width ?? 0;
+    const contentWidth = heading?.width ?? Number.POSITIVE_INFINITY;
+    expect(plotWidth).toBeGreaterThan(contentWidth - 2);
     expect(
       await page.locator('section.panel[data-facet="usableStackTrace"]').textContent(),
     ).toContain("n=");

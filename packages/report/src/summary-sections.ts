@@ -35,6 +35,30 @@ const FACET_ORDER: readonly Facet[] = [
 ];
 
 /**
+ * The fewest incidents a group (each side of a comparison, each subgroup row) needs before
+ * the report shows a confidence interval or P(delta <= 0): below it a bootstrap over 1 to 4
+ * incidents gives intervals such as [100.0, 100.0] that claim a certainty the data lack.
+ */
+export const MIN_GROUP_SIZE = 5;
+
+/** The warning shown instead of an interval or a probability for `n` incidents. */
+export function tooFewIncidents(n: number | readonly number[]): string {
+  const sizes = typeof n === "number" ? `n = ${n}` : `n = ${n.join(" vs ")}`;
+  return `too few incidents for a confidence interval or P(&#916; &le; 0) (${sizes}; at least ${MIN_GROUP_SIZE} per side)`;
+}
+
+/** A forest row that makes no interval claim below {@link MIN_GROUP_SIZE}: the mean alone. */
+function guardedRow(row: ForestRow): ForestRow {
+  if ((row.n ?? 0) >= MIN_GROUP_SIZE) return row;
+  const { mean } = row.estimate;
+  return {
+    ...row,
+    label: `${row.label} (too few for a CI)`,
+    estimate: { mean, low: mean, high: mean },
+  };
+}
+
+/**
  * The name shown for a subgroup: `true`/`false` of a two-valued facet in words, other groups
  * as they are.
  *
@@ -71,17 +95,26 @@ export function subgroupPanelsHtml(summaries: readonly Summary[]): string {
         keyed.push({
           group,
           order,
-          row: {
+          row: guardedRow({
             label: summaries.length > 1 ? `${group}: ${summary.name}` : group,
             estimate: entry.estimate,
             n: entry.estimate.n,
-          },
+          }),
         });
       }
       for (const entry of summary.subgroupDifferences) {
         if (entry.facet !== facet || entry.metric !== "blockCoverage") continue;
+        const sizes = entry.groups.map(
+          (group) =>
+            summary.subgroups.find(
+              (row) => row.facet === facet && row.group === group && row.metric === entry.metric,
+            )?.estimate.n ?? 0,
+        );
+        const label = `${escapeHtml(summary.name)}: ${escapeHtml(groupLabel(facet, entry.groups[0]))} minus ${escapeHtml(groupLabel(facet, entry.groups[1]))}`;
         differences.push(
-          `<li>${escapeHtml(summary.name)}: ${escapeHtml(groupLabel(facet, entry.groups[0]))} minus ${escapeHtml(groupLabel(facet, entry.groups[1]))}: <span class="figure">${escapeHtml(formatEstimate(entry.difference, { signed: true }))}</span> points, P(&#916; &le; 0) = ${entry.difference.pAtMostZero.toFixed(3)}</li>`,
+          Math.min(...sizes) < MIN_GROUP_SIZE
+            ? `<li class="warning">${label}: ${tooFewIncidents(sizes)}</li>`
+            : `<li>${label}: <span class="figure">${escapeHtml(formatEstimate(entry.difference, { signed: true }))}</span> points, P(&#916; &le; 0) = ${entry.difference.pAtMostZero.toFixed(3)}</li>`,
         );
       }
     }
@@ -184,13 +217,19 @@ export function comparisonHtml(summaries: readonly Summary[]): string {
   } catch (error) {
     return `<p class="empty">No paired comparison: ${escapeHtml(errorMessage(error))}</p>`;
   }
-  const rows = comparison.pairs.map(
-    (pair) =>
-      `<tr><th scope="row">${escapeHtml(pair.a)} &minus; ${escapeHtml(pair.b)}</th><td class="figure">${escapeHtml(formatEstimate(pair.difference, { signed: true }))}</td><td>${pair.difference.pAtMostZero.toFixed(3)}</td><td>${pair.difference.n}</td></tr>`,
-  );
-  const ranks = comparison.ranks[0]?.configs ?? [];
+  const small = comparison.incidents.length < MIN_GROUP_SIZE;
+  const rows = comparison.pairs.map((pair) => {
+    const head = `<tr><th scope="row">${escapeHtml(pair.a)} &minus; ${escapeHtml(pair.b)}</th>`;
+    return small
+      ? `${head}<td class="figure">${pair.difference.mean >= 0 ? "+" : ""}${escapeHtml(formatPoints(pair.difference.mean))}</td><td>n/a</td><td>${pair.difference.n}</td></tr>`
+      : `${head}<td class="figure">${escapeHtml(formatEstimate(pair.difference, { signed: true }))}</td><td>${pair.difference.pAtMostZero.toFixed(3)}</td><td>${pair.difference.n}</td></tr>`;
+  });
+  const ranks = small ? [] : (comparison.ranks[0]?.configs ?? []);
   return [
     `<p class="muted">On the ${comparison.incidents.length} incidents every configuration scored${comparison.excludedIncidents.length > 0 ? ` (${comparison.excludedIncidents.length} left out)` : ""}.</p>`,
+    small
+      ? `<p class="warning">Differences only: ${tooFewIncidents(comparison.incidents.length)}.</p>`
+      : "",
     '<table class="comparison"><thead><tr><th scope="col">block coverage difference</th><th scope="col">points [95% CI]</th><th scope="col">P(&#916; &le; 0)</th><th scope="col">n</th></tr></thead>',
     `<tbody>${rows.join("\n")}</tbody></table>`,
     ranks.length > 0

@@ -1,4 +1,5 @@
 export type { AttemptPhase, RunEvent, RunEventListener } from "./events.js";
+export { findMirror, type MirrorOptions } from "./find-mirror.js";
 export { type CheckRunInputsOptions, checkRunInputs } from "./preflight.js";
 export {
   type PreparedIncident,
@@ -19,7 +20,6 @@ export {
 export { checkShard, incidentsOfShard, parseShard, type Shard, shardOf } from "./shard.js";
 export {
   ADJACENT_ROWS,
-  findMirror,
   type IncidentVerification,
   type VerifyIncidentOptions,
   verifyIncident,

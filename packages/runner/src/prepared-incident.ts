@@ -17,6 +17,7 @@ import {
   prepareWorkspace,
   type WorkspaceEvent,
 } from "@distdebug/workspace";
+import { findMirror, type MirrorOptions } from "./find-mirror.js";
 
 /**
  * One incident made ready for its attempts, once: its repository built into the cache, its
@@ -54,12 +55,14 @@ export interface PrepareIncidentOptions {
   signal?: AbortSignal;
   /** The workspace's events of preparing the incident (the clone of a remote repository). */
   onEvent?: (event: WorkspaceEvent) => void;
+  /** Local mirrors of remote repositories, used instead of a clone (see {@link findMirror}). */
+  mirrors?: MirrorOptions;
 }
 
 /**
  * Prepares an incident for its attempts (see {@link PreparedIncident}). A repository stored
- * as data is built offline; a remote one (the catalog) is cloned once into the cache, which
- * needs network. Scoring always reads the base workspace in the cache, never an agent's
+ * as data is built offline; a remote one (the catalog) is read from its local mirror in
+ * `mirrors`, else cloned once into the cache, which needs network. Scoring always reads the base workspace in the cache, never an agent's
  * possibly edited copy.
  */
 export async function prepareIncident(options: PrepareIncidentOptions): Promise<PreparedIncident> {
@@ -69,7 +72,9 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
     incident.repository.kind === "remote"
       ? {
           gitdir: await openRepository({
-            source: incident.repository.url,
+            source:
+              (options.mirrors && (await findMirror(incident.repository.url, options.mirrors))) ??
+              incident.repository.url,
             commit: incident.repository.buggyCommit,
             cacheDir,
             signal: options.signal,

@@ -22,6 +22,7 @@ import {
 } from "@distdebug/schema";
 import { defaultCacheDir } from "@distdebug/workspace";
 import type { RunEvent, RunEventListener } from "./events.js";
+import type { MirrorOptions } from "./find-mirror.js";
 import { checkRunInputs } from "./preflight.js";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
 import { attemptPolicy, runAttempt } from "./run-attempt.js";
@@ -58,6 +59,8 @@ export interface RunBenchmarkOptions {
   rerunInfraErrors?: boolean;
   /** Repository and workspace caches. Default: workspace's `defaultCacheDir()`. */
   cacheDir?: string;
+  /** Local mirrors of the remote repositories (the catalog's), used instead of clones. */
+  mirrors?: MirrorOptions;
   /** The environment `${VAR}` references and API keys are read from. Default `process.env`. */
   env?: Record<string, string | undefined>;
   /**
@@ -185,7 +188,13 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
   const secrets = attemptSecrets(config, options.env ?? process.env);
   const selected = options.incidents ?? options.dataset.incidents;
   const incidents = options.shard ? incidentsOfShard(selected, options.shard) : selected;
-  const agent = await checkRunInputs({ ...options, config, incidents });
+  const { mirrors, ...rest } = options;
+  const agent = await checkRunInputs({
+    ...rest,
+    config,
+    incidents,
+    mirrors: [...(mirrors?.dirs ?? []), ...Object.values(mirrors?.map ?? {})],
+  });
   const attemptsPerIncident = options.attempts ?? config.run.attempts;
   const concurrency = Math.max(1, options.concurrency ?? config.run.concurrency);
   const cacheDir = options.cacheDir ?? defaultCacheDir({ env: options.env ?? process.env });
@@ -268,6 +277,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
           cacheDir,
           signal,
           onEvent: (event) => emit({ type: "incident-workspace", incidentId: incident.id, event }),
+          ...(options.mirrors ? { mirrors: options.mirrors } : {}),
         });
         // Awaited by each attempt, which records a failure as its infra error; until then the
         // rejection must not count as unhandled (Node would end the process).

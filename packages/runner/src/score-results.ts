@@ -22,6 +22,7 @@ import {
 } from "@distdebug/schema";
 import { type AttemptRecord, type IncidentRecord, summarize } from "@distdebug/stats";
 import { defaultCacheDir } from "@distdebug/workspace";
+import type { MirrorOptions } from "./find-mirror.js";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
 import { HARNESS_VERSION } from "./version.js";
 
@@ -34,6 +35,8 @@ export interface ScoreResultsOptions {
   /** The dataset; default the one run.json names. */
   dataset?: Dataset;
   cacheDir?: string;
+  /** Local mirrors of the remote repositories (the catalog's), used instead of clones. */
+  mirrors?: MirrorOptions;
   /** Bootstrap seed and resamples for the summary (defaults of @distdebug/stats). */
   seed?: number;
   resamples?: number;
@@ -139,7 +142,11 @@ export async function scoreResults(options: ScoreResultsOptions): Promise<ScoreR
           record.status === "agent-error" ||
           record.status === "limit-exceeded"
         ) {
-          prepared ??= await prepareIncident({ incident, cacheDir });
+          prepared ??= await prepareIncident({
+            incident,
+            cacheDir,
+            ...(options.mirrors ? { mirrors: options.mirrors } : {}),
+          });
           if (!materialized) {
             await prepared.materialize(join(scratch, incident.id));
             materialized = true;

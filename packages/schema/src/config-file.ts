@@ -119,10 +119,10 @@ export async function loadConfig(options: LoadConfigOptions): Promise<RunConfig>
         message: `${file}: expected a YAML mapping at the top level`,
       });
     }
-    layers.push(resolveBindSources(value ?? {}, dirname(resolve(file))));
+    layers.push(resolveRelativePaths(value ?? {}, dirname(resolve(file))));
   }
   let merged = mergeConfigLayers(...layers);
-  merged = resolveBindSources(applyOverrides(merged, options.overrides ?? []), process.cwd());
+  merged = resolveRelativePaths(applyOverrides(merged, options.overrides ?? []), process.cwd());
   if (merged.name === undefined) {
     const last = options.files.at(-1)!;
     const stem = basename(last, extname(last));
@@ -135,6 +135,15 @@ export async function loadConfig(options: LoadConfigOptions): Promise<RunConfig>
     ...(options.overrides ?? []).map((override) => `--set ${override}`),
   ];
   return validateWith(RunConfigSchema, "config", merged, sources.join(" + "));
+}
+
+/** A layer with its relative paths (bind sources, `model.script`) made absolute against `base`. */
+function resolveRelativePaths(layer: Plain, base: string): Plain {
+  const withBinds = resolveBindSources(layer, base);
+  const model = withBinds.model;
+  if (!isPlain(model) || typeof model.script !== "string" || isAbsolute(model.script))
+    return withBinds;
+  return { ...withBinds, model: { ...model, script: resolve(base, model.script) } };
 }
 
 /**

@@ -51,8 +51,13 @@ export function effectivePrices(prices: ModelPrices): { [Class in keyof ModelPri
 
 /** The model an agent talks to. */
 export const ModelConfig = z.strictObject({
-  /** Wire protocol: OpenAI-compatible Chat Completions or the Anthropic Messages API. */
-  provider: z.enum(["openai", "anthropic"]),
+  /**
+   * Wire protocol: OpenAI-compatible Chat Completions, the Anthropic Messages API, or `mock`: a
+   * scripted model answering in-process in the Chat Completions shape (no network, no key) for
+   * dry runs; its replies come from `script`, else a built-in script that explores the
+   * workspace with a few shell commands and then writes a diagnosis.
+   */
+  provider: z.enum(["openai", "anthropic", "mock"]),
   /** Model name as the provider knows it. */
   name: z.string().min(1),
   /** Base URL of the API (vLLM, OpenRouter, Ollama, a local server). Default: the provider's. */
@@ -72,6 +77,12 @@ export const ModelConfig = z.strictObject({
    */
   parameters: z.record(z.string(), z.unknown()).default({}),
   prices: ModelPrices.optional(),
+  /**
+   * For `provider: mock`: a YAML or JSON file with the list of replies (a reply is the
+   * assistant's text, or `{command, thought}`), relative to the config file. Default: the
+   * built-in script.
+   */
+  script: z.string().min(1).optional(),
   /** Request timeout in milliseconds. Default 600 s. */
   timeoutMs: z.number().int().positive().default(600_000),
   /** Retries on 429 and 5xx. Default 5. */

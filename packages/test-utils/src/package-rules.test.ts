@@ -29,8 +29,8 @@ const TABLE: Record<string, { packages: readonly string[] | "*"; thirdParty: rea
     },
     "@distdebug/agents": {
       packages: ["@distdebug/schema", "@distdebug/sandbox"],
-      // the model clients
-      thirdParty: ["@anthropic-ai/sdk", "openai"],
+      // the model clients; yaml for the mock model's script of replies
+      thirdParty: ["@anthropic-ai/sdk", "openai", "yaml"],
     },
     "@distdebug/runner": {
       packages: [
@@ -258,5 +258,18 @@ describe("the error rules of STYLE.md", () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe("the root package.json scripts", () => {
+  it("run pnpm through scripts/pnpm.sh, so npm run build works without a global pnpm", async () => {
+    const manifest = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
+    const bare = Object.entries(manifest.scripts).filter(([, command]) =>
+      /(^|&&|;|\|)\s*pnpm\s/.test(command),
+    );
+    expect(bare).toEqual([]);
+    expect(manifest.scripts.build).toMatch(/^bash scripts\/pnpm\.sh /);
   });
 });

@@ -2,6 +2,7 @@ import { rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
 import { type CallTokens, DistDebugError, errorMessage, type ModelConfig } from "@distdebug/schema";
+import { mockModelFor } from "../model/mock-model.js";
 import type { Admission, MeteredCall, UsageMeter } from "../model/usage-meter.js";
 import { enforceParameters } from "./config-parameters.js";
 import { createPrivateSocketDir, restrictSocket, type SocketOwner } from "./private-socket.js";
@@ -18,12 +19,15 @@ import { forward, type GatewayContext, refusal, sendJson } from "./upstream-call
 export const DEFAULT_BASE_URLS = {
   openai: "https://api.openai.com/v1",
   anthropic: "https://api.anthropic.com",
+  /** Never fetched: the mock model answers in the gateway's process. */
+  mock: "mock://in-process",
 } as const;
 
 /** The paths the gateway forwards, per protocol (as the agent calls them on the loopback URL). */
 export const GATEWAY_ROUTES = {
   openai: ["/v1/chat/completions", "/v1/responses"],
   anthropic: ["/v1/messages"],
+  mock: ["/v1/chat/completions"],
 } as const;
 
 /**
@@ -171,6 +175,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<ModelG
     options,
     upstreamBase: (model.baseUrl ?? DEFAULT_BASE_URLS[model.provider]).replace(/\/+$/, ""),
     closing: new AbortController(),
+    mock: mockModelFor(model),
   };
   let limitHit: string | undefined;
   let refused = 0;

@@ -1,4 +1,4 @@
-import { foldCacheUsage, type ModelConfig } from "@distdebug/schema";
+import { foldCacheUsage } from "@distdebug/schema";
 
 /**
  * The reply body the agent receives: the provider's cache reads and writes reported as plain
@@ -12,7 +12,7 @@ import { foldCacheUsage, type ModelConfig } from "@distdebug/schema";
  * // '{"usage":{"input_tokens":910,"cache_read_input_tokens":0,"output_tokens":5}}'
  * ```
  */
-export function hideCacheUsage(provider: ModelConfig["provider"], text: string): string {
+export function hideCacheUsage(provider: "openai" | "anthropic", text: string): string {
   let body: unknown;
   try {
     body = JSON.parse(text);

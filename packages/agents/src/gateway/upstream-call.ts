@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type CallTokens, DistDebugError, errorMessage, usageFromWire } from "@distdebug/schema";
+import { type MockModel, wireProtocol } from "../model/mock-model.js";
 import { isRetryableStatus, neverSent, retryAfterMs, withRetries } from "../model/retry.js";
 import type { StartGatewayOptions } from "./gateway-server.js";
 import { hideCacheUsage } from "./reply-usage.js";
@@ -40,6 +41,8 @@ export interface GatewayContext {
   options: StartGatewayOptions;
   upstreamBase: string;
   closing: AbortController;
+  /** For `provider: mock`: the scripted model that answers instead of an upstream API. */
+  mock?: MockModel | undefined;
 }
 
 /** The upstream request headers: the real key, the protocol's version header. */
@@ -68,7 +71,11 @@ function postUpstream(
   payload: string,
 ): Promise<{ status: number; text: string; contentType: string | null }> {
   const { model, retryInitialDelayMs } = context.options;
-  const { closing } = context;
+  const { closing, mock } = context;
+  if (mock) {
+    const text = JSON.stringify(mock.reply(JSON.parse(payload) as Record<string, unknown>));
+    return Promise.resolve({ status: 200, text, contentType: "application/json" });
+  }
   const upstreamPath = model.provider === "openai" ? path.replace(/^\/v1/, "") : path;
   return withRetries(
     async () => {
@@ -118,7 +125,7 @@ function meterReply(
     parsed = JSON.parse(reply.text);
   } catch {}
   const ok = reply.status >= 200 && reply.status < 300;
-  const tokens = ok ? usageFromWire(model.provider, parsed) : undefined;
+  const tokens = ok ? usageFromWire(wireProtocol(model.provider), parsed) : undefined;
   const name = (parsed as { model?: unknown })?.model;
   const common = {
     model: typeof name === "string" ? name : model.name,
@@ -213,7 +220,7 @@ export async function forward(
     meterReply(context, reply, request.worstCase, started);
     if (!res.destroyed) {
       res.writeHead(reply.status, { "content-type": reply.contentType ?? "application/json" });
-      res.end(hideCacheUsage(context.options.model.provider, reply.text));
+      res.end(hideCacheUsage(wireProtocol(context.options.model.provider), reply.text));
     }
   } catch (error) {
     answerFailure(context, error, res, { worstCase: request.worstCase, started });

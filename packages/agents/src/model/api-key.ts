@@ -7,9 +7,13 @@ export function apiKeyEnvName(model: Pick<ModelConfig, "provider" | "apiKeyEnv">
   );
 }
 
+/** The key of `provider: mock`, which needs none (never sent anywhere). */
+export const MOCK_API_KEY = "mock-model-needs-no-key";
+
 /**
  * Reads the model's API key from `env` (default `process.env`). Throws `MISSING_ENV` with a
- * one-line message naming the variable when it is unset or empty.
+ * one-line message naming the variable when it is unset or empty. `provider: mock` needs no
+ * key (`MOCK_API_KEY`).
  *
  * @example
  * ```ts
@@ -20,6 +24,7 @@ export function resolveApiKey(
   model: Pick<ModelConfig, "provider" | "apiKeyEnv" | "name">,
   env: Record<string, string | undefined> = process.env,
 ): string {
+  if (model.provider === "mock") return MOCK_API_KEY;
   const name = apiKeyEnvName(model);
   const key = env[name];
   if (key === undefined || key.trim() === "")

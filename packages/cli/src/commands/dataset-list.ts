@@ -1,7 +1,7 @@
-import { resolve } from "node:path";
-import { loadDataset, selectIncidents } from "@distdebug/dataset";
+import { selectIncidents } from "@distdebug/dataset";
 import { Language } from "@distdebug/schema";
 import { defineCommand, stringList, UsageError } from "../command.js";
+import { loadDatasetArg } from "../dataset-arg.js";
 
 function languages(values: string[]): Language[] {
   return values.map((value) => {
@@ -25,7 +25,7 @@ export default defineCommand({
   },
   async run(args, io) {
     if (args.positionals.length !== 1) throw new UsageError("name one dataset folder");
-    const dataset = await loadDataset(resolve(io.cwd, args.positionals[0]!));
+    const dataset = await loadDatasetArg(args.positionals[0]!, io.cwd);
     const picked = selectIncidents(dataset, {
       ids: stringList(args, "id"),
       systems: stringList(args, "system"),

@@ -1,7 +1,7 @@
-import { resolve } from "node:path";
-import { incidentTask, loadDataset, loadGold } from "@distdebug/dataset";
+import { incidentTask, loadGold } from "@distdebug/dataset";
 import { DistDebugError } from "@distdebug/schema";
 import { defineCommand, UsageError } from "../command.js";
+import { loadDatasetArg } from "../dataset-arg.js";
 
 export default defineCommand({
   usage: "dataset show <dir> <id> [--gold]",
@@ -14,7 +14,7 @@ export default defineCommand({
     if (args.positionals.length !== 2)
       throw new UsageError("name a dataset folder and an incident id");
     const [dir, id] = args.positionals as [string, string];
-    const dataset = await loadDataset(resolve(io.cwd, dir));
+    const dataset = await loadDatasetArg(dir, io.cwd);
     const entry = dataset.incidents.find((item) => item.id === id);
     if (!entry)
       throw new DistDebugError({

@@ -1,6 +1,6 @@
-import { resolve } from "node:path";
-import { type DatasetStats, datasetStats, loadDataset } from "@distdebug/dataset";
+import { type DatasetStats, datasetStats } from "@distdebug/dataset";
 import { defineCommand, UsageError } from "../command.js";
+import { loadDatasetArg } from "../dataset-arg.js";
 
 function percent(value: number): string {
   return `${Math.round(value * 100)}%`;
@@ -91,7 +91,7 @@ export default defineCommand({
   options: {},
   async run(args, io) {
     if (args.positionals.length !== 1) throw new UsageError("name one dataset folder");
-    const stats = await datasetStats(await loadDataset(resolve(io.cwd, args.positionals[0]!)));
+    const stats = await datasetStats(await loadDatasetArg(args.positionals[0]!, io.cwd));
     io.stdout(args.values.json ? `${JSON.stringify(stats, null, 2)}\n` : renderStats(stats));
     return 0;
   },

@@ -1,20 +1,10 @@
 import { mkdir } from "node:fs/promises";
-import { join, resolve } from "node:path";
-import { globToRegExp, loadDataset } from "@distdebug/dataset";
+import { join } from "node:path";
+import { globToRegExp } from "@distdebug/dataset";
 import { findMirror, type IncidentVerification, verifyIncident } from "@distdebug/runner";
 import { defineCommand, optionalString, stringList, UsageError } from "../command.js";
+import { loadDatasetArg, MIRROR_OPTION, mirrorsFromArgs } from "../dataset-arg.js";
 import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
-
-function mirrorOptions(values: string[], cwd: string) {
-  const dirs: string[] = [];
-  const map: Record<string, string> = {};
-  for (const value of values) {
-    const mapping = /^([^=/]+\/[^=/]+)=(.+)$/.exec(value);
-    if (mapping) map[mapping[1]!] = resolve(cwd, mapping[2]!);
-    else dirs.push(resolve(cwd, value));
-  }
-  return { dirs, map };
-}
 
 function render(result: IncidentVerification, seconds: number): string {
   const head = `${result.ok ? "ok   " : "FAIL "} ${result.id} (${seconds.toFixed(1)} s)`;
@@ -30,23 +20,19 @@ export default defineCommand({
   description:
     "Checks each labeled incident of a dataset against its real repository (CATALOG.md): the commits exist and the first fix's only parent is the buggy commit, every gold block lies inside its file and is touched by or adjacent to the fix (else its note must say why), the workspace prepares, no needle occurs at the buggy revision and the leakage check is clean. Repositories come from --mirror (a folder of mirrors, or an explicit owner/name=<gitdir>), else they are cloned into the cache. Exits 1 when any incident fails.",
   options: {
-    mirror: {
-      type: "string",
-      multiple: true,
-      description: "a folder of local mirrors, or owner/name=<gitdir> (repeatable)",
-    },
+    ...MIRROR_OPTION,
     bug: { type: "string", multiple: true, description: "incident id or glob (repeatable)" },
     ...CACHE_DIR_OPTION,
   },
   async run(args, io) {
     if (args.positionals.length !== 1) throw new UsageError("name one dataset folder");
-    const dataset = await loadDataset(resolve(io.cwd, args.positionals[0]!));
+    const dataset = await loadDatasetArg(args.positionals[0]!, io.cwd);
     const patterns = stringList(args, "bug").map(globToRegExp);
     const incidents = dataset.incidents.filter(
       (entry) =>
         entry.scorable && (patterns.length === 0 || patterns.some((p) => p.test(entry.id))),
     );
-    const mirrors = mirrorOptions(stringList(args, "mirror"), io.cwd);
+    const mirrors = mirrorsFromArgs(args, io.cwd);
     const cacheDir = cacheDirOf(optionalString(args, "cache-dir"), io);
     await mkdir(join(cacheDir, "tmp"), { recursive: true });
     const results: (IncidentVerification & { seconds: number })[] = [];

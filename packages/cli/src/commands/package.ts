@@ -1,9 +1,9 @@
 import { resolve } from "node:path";
-import { loadDataset } from "@distdebug/dataset";
 import { attemptPath } from "@distdebug/results";
 import { serialize } from "@distdebug/schema";
 import { packageResults } from "@distdebug/submission";
 import { defineCommand, optionalString, parsePositiveInt, UsageError } from "../command.js";
+import { loadDatasetArg } from "../dataset-arg.js";
 
 export default defineCommand({
   usage: "package <results dir> [--out submission.tar.gz]",
@@ -46,7 +46,7 @@ export default defineCommand({
       harness = { name: match[1]!, version: match[2]! };
     }
     const incidents = datasetDir
-      ? (await loadDataset(resolve(io.cwd, datasetDir))).incidents
+      ? (await loadDatasetArg(datasetDir, io.cwd)).incidents
           .filter((incident) => incident.scorable)
           .map((incident) => incident.id)
       : undefined;

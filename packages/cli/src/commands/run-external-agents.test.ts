@@ -252,3 +252,40 @@ describe("the real mini-swe-agent 2.4.6 as a command agent", () => {
     expect(diagnosis.blocks).toHaveLength(2);
   });
 });
+
+describe("the real mini-swe-agent 2.4.6 with the mock model (configs/mock/mini-swe-agent.yaml)", () => {
+  // Python start-up of mini-swe-agent and litellm per turn on a loaded 2-core machine: generous.
+  it("runs without a key or a server: the gateway answers its bash tool calls from the built-in script", {
+    timeout: 300_000,
+  }, async (context) => {
+    const missing = miniSweAgentMissing();
+    if (missing) context.skip(missing);
+    const pythonHome = dirname(dirname(realpathSync(venvPython)));
+    const { code, io, attemptDir } = await runLeasekv(
+      ["configs/mock/mini-swe-agent.yaml"],
+      [
+        bindsOverride([
+          { source: join(repoRoot, ".venv"), target: "/opt/venv" },
+          ...(pythonHome.startsWith("/usr") ? [] : [{ source: pythonHome }]),
+          { source: join(repoRoot, "examples/mini-swe-agent"), target: "/opt/mini-config" },
+        ]),
+      ],
+      {},
+    );
+    expect(code, io.err()).toBe(0);
+    const attempt = parseAttempt(await readFile(join(attemptDir, "attempt.json"), "utf8"));
+    expect(attempt.status).toBe("succeeded");
+    expect(attempt.metrics?.blockCoverage).toBeTypeOf("number");
+    const trajectory = parseTrajectory(await readFile(join(attemptDir, "trajectory.json")));
+    const commands = trajectory.steps.flatMap((step) =>
+      step.type === "command" ? [step.command] : [],
+    );
+    expect(commands[0]).toBe("ls");
+    expect(commands[1]).toMatch(/^grep -rnI -E /);
+    expect(commands[2]).toMatch(/^cat -n '[^']+\.go' \| sed -n /);
+    expect(commands.at(-1)).toBe("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT");
+    const diagnosis = parseDiagnosis(await readFile(join(attemptDir, "diagnosis.json")));
+    expect(diagnosis.incidentId).toBe("leasekv-77");
+    expect(diagnosis.blocks[0]?.path).toMatch(/\.go$/);
+  });
+});

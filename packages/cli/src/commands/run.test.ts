@@ -43,10 +43,18 @@ function startCli(args: string[], cwd: string) {
   const waiters: { count: number; resolve: () => void }[] = [];
   child.stderr?.on("data", (chunk: Buffer) => {
     text += chunk.toString("utf8");
-    lines = text.split("\n").length - 1;
+    // Phase and heartbeat lines do not count: only the start line and finished attempts.
+    lines = text
+      .split("\n")
+      .slice(0, -1)
+      .filter(
+        (line) =>
+          !/^\S+ attempt \d+: (workspace|leakage|sandbox|agent|scoring)$/.test(line) &&
+          !/^\[\d/.test(line),
+      ).length;
     for (const waiter of waiters.filter((w) => lines >= w.count)) waiter.resolve();
   });
-  /** Resolves once the run printed `count` lines (or ended). */
+  /** Resolves once the run printed `count` lines, phase lines aside (or ended). */
   const linesPrinted = (count: number) =>
     Promise.race([
       exited.then(() => undefined),

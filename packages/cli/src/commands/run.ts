@@ -10,6 +10,7 @@ import { runBenchmark, type Shard } from "@distdebug/runner";
 import {
   applyOverrides,
   DistDebugError,
+  didYouMean,
   loadConfig,
   parseRunConfig,
   type RunConfig,
@@ -22,6 +23,7 @@ import {
   stringList,
   UsageError,
 } from "../command.js";
+import { loadDatasetArg, MIRROR_OPTION, mirrorsFromArgs } from "../dataset-arg.js";
 import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
 import { createRunProgress } from "../render/run-progress.js";
 import { shardFromArgs, shardOptions, shardOutName } from "../shard-options.js";
@@ -31,7 +33,7 @@ async function chooseDataset(
   bugs: string[],
   cwd: string,
 ): Promise<Dataset> {
-  if (datasetDir) return loadDataset(resolve(cwd, datasetDir));
+  if (datasetDir) return loadDatasetArg(datasetDir, cwd);
   const bundled = bundledDatasets();
   if (bundled.length === 0)
     throw new UsageError("no bundled dataset was found; pass --dataset <dir>");
@@ -49,10 +51,20 @@ async function chooseDataset(
     )
       return dataset;
   }
+  const ids: string[] = [];
+  for (const entry of bundled)
+    ids.push(...(await loadDataset(entry.dir)).incidents.map((i) => i.id));
   throw new DistDebugError({
     code: "INVALID_ARGUMENT",
-    message: `no bundled dataset has an incident matching ${bugs.join(", ")}; pass --dataset <dir>`,
+    message: `no bundled dataset has an incident matching ${unmatched(bugs, ids).join(", ")}; pass --dataset <dir>`,
   });
+}
+
+/** Each `--bug` that matches none of `ids`, with a did-you-mean for a mistyped id. */
+function unmatched(bugs: readonly string[], ids: readonly string[]): string[] {
+  return bugs
+    .filter((bug) => !ids.some((id) => globToRegExp(bug).test(id)))
+    .map((bug) => `${bug}${/[*?]/.test(bug) ? "" : didYouMean(bug, ids)}`);
 }
 
 async function chooseConfig(
@@ -114,9 +126,9 @@ function outDirOf(args: CommandArgs, config: RunConfig, shard: Shard | undefined
 
 export default defineCommand({
   usage:
-    "run [--config <file>]... [--agent baseline|mini|command] [--dataset <dir>] [--bug <id|glob>]... [--runs N] [--concurrency N] [--set key.path=value]... [--out <dir>] [--cache-dir <dir>] [--redo] [--rerun-infra] [--shard i/n] [--unsafe-no-sandbox] [--json]",
+    "run [--config <file>]... [--agent baseline|mini|command] [--dataset <dir>] [--bug <id|glob>]... [--runs N] [--concurrency N] [--set key.path=value]... [--out <dir>] [--cache-dir <dir>] [--mirror <folder | owner/name=<gitdir>>]... [--redo] [--rerun-infra] [--shard i/n] [--unsafe-no-sandbox] [--json]",
   description:
-    "Runs an agent on incidents: an anonymized workspace per attempt, the leakage check, the sandbox, the agent, and scoring. Finished attempts are reused (resume is the default); attempts that ended infra-error (a harness fault) are kept and the run exits 1 until they are rerun with --rerun-infra; Ctrl-C stops starting attempts and ends running ones as interrupted. Without --dataset, --bug looks the id up in the bundled datasets (the example dataset, then the real-incident catalog); without --bug the whole offline example dataset runs.",
+    "Runs an agent on incidents: an anonymized workspace per attempt, the leakage check, the sandbox, the agent, and scoring. Finished attempts are reused (resume is the default); attempts that ended infra-error (a harness fault) are kept and the run exits 1 until they are rerun with --rerun-infra; Ctrl-C stops starting attempts and ends running ones as interrupted. Without --dataset, --bug looks the id up in the bundled datasets (the example dataset, then the real-incident catalog); --dataset takes a folder or a bundled dataset's name (example, catalog); without --bug the whole offline example dataset runs. --mirror reads the catalog's repositories from local mirrors instead of cloning them.",
   options: {
     config: {
       type: "string",
@@ -153,6 +165,7 @@ export default defineCommand({
       description: "config override key.path=value (repeatable)",
     },
     ...CACHE_DIR_OPTION,
+    ...MIRROR_OPTION,
     ...shardOptions,
   },
   async run(args, io) {
@@ -165,6 +178,12 @@ export default defineCommand({
       io.cwd,
     );
     const dataset = await chooseDataset(optionalString(args, "dataset"), bugs, io.cwd);
+    const missing = unmatched(
+      bugs,
+      dataset.incidents.map((incident) => incident.id),
+    );
+    if (missing.length > 0)
+      throw new UsageError(`no incident of ${dataset.dir} matches ${missing.join(", ")}`);
     const incidents =
       bugs.length > 0 ? selectIncidents(dataset, { ids: bugs }) : [...dataset.incidents];
     if (incidents.length === 0)
@@ -184,6 +203,7 @@ export default defineCommand({
         ? {}
         : { concurrency: parsePositiveInt(concurrency, "concurrency", 1) }),
       cacheDir,
+      mirrors: mirrorsFromArgs(args, io.cwd),
       redo: Boolean(args.values.redo),
       ...(shard ? { shard } : {}),
       rerunInfraErrors: Boolean(args.values["rerun-infra"]),
@@ -191,7 +211,7 @@ export default defineCommand({
       env: io.env,
       ...(io.signal ? { signal: io.signal } : {}),
       onEvent: progress.onEvent,
-    });
+    }).finally(progress.stop);
     if (result.interrupted) {
       io.stderr(
         `interrupted: finished attempts are kept in ${outDir}; run the same command again to resume\n`,

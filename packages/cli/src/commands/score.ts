@@ -1,12 +1,19 @@
 import { resolve } from "node:path";
-import { loadDataset } from "@distdebug/dataset";
 import { formatLeaderboard } from "@distdebug/report";
 import { scoreResults } from "@distdebug/runner";
 import { serialize } from "@distdebug/schema";
 import { DEFAULT_SEED } from "@distdebug/stats";
 import { checkResultsFolder } from "@distdebug/submission";
-import { defineCommand, optionalString, parsePositiveInt, UsageError } from "../command.js";
+import {
+  defineCommand,
+  optionalString,
+  parsePositiveInt,
+  stringList,
+  UsageError,
+} from "../command.js";
+import { loadDatasetArg, MIRROR_OPTION, mirrorsFromArgs } from "../dataset-arg.js";
 import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
+import { gateFailures, parseMetricFloors } from "../score-gates.js";
 
 function parseSeed(text: string): number {
   const value = Number(text);
@@ -18,9 +25,10 @@ function parseSeed(text: string): number {
 }
 
 export default defineCommand({
-  usage: "score <results dir> [--attempts N] [--seed N] [--dataset dir]",
+  usage:
+    "score <results dir> [--attempts N] [--seed N] [--dataset dir] [--require-complete] [--fail-under metric=points]...",
   description:
-    "Rescores every attempt of a results folder from its files against the gold on the pristine buggy tree, rewrites diagnosis_scores.json where it differs, writes summary.json and prints the leaderboard row (block coverage with 95% CI, block precision, file coverage, localization gap, tokens/run, cost/run, failed attempts). Pure: the same inputs give the same bytes. With --dataset, first refuses (exit 1, one line per problem) a folder that lacks an incident of the dataset, has other than run.attempts attempts per incident, or whose diagnoses or trajectories differ from the sha256 in attempt.json.",
+    "Rescores every attempt of a results folder from its files against the gold on the pristine buggy tree, rewrites diagnosis_scores.json where it differs, writes summary.json and prints the leaderboard row (block coverage with 95% CI, block precision, file coverage, localization gap, tokens/run, cost/run, failed attempts). Pure: the same inputs give the same bytes. With --dataset, first refuses (exit 1, one line per problem) a folder that lacks an incident of the dataset, has other than run.attempts attempts per incident, or whose diagnoses or trajectories differ from the sha256 in attempt.json. For CI: --require-complete exits 1 while infra errors, interrupted or missing attempts remain; --fail-under exits 1 when a metric's mean is under a floor in points (blockCoverage=40 fails below a mean of 0.40).",
   options: {
     attempts: {
       type: "string",
@@ -36,6 +44,17 @@ export default defineCommand({
       description:
         "the benchmark dataset: rescore with its gold and refuse an incomplete or changed folder",
     },
+    ...MIRROR_OPTION,
+    "require-complete": {
+      type: "boolean",
+      description: "exit 1 while infra errors, interrupted or missing attempts remain",
+    },
+    "fail-under": {
+      type: "string",
+      multiple: true,
+      description:
+        "<metric>=<points>, repeatable: exit 1 when the metric's mean (blockCoverage, blockPrecision, fileCoverage, linePrecision) is under the points (0-100)",
+    },
   },
   async run(args, io) {
     const dir = args.positionals[0];
@@ -44,10 +63,12 @@ export default defineCommand({
     const attempts =
       attemptsText === undefined ? undefined : parsePositiveInt(attemptsText, "attempts", 1);
     const seed = optionalString(args, "seed");
+    const floors = parseMetricFloors(stringList(args, "fail-under"));
+    const requireComplete = args.values["require-complete"] === true;
     const cacheDir = cacheDirOf(optionalString(args, "cache-dir"), io);
     const datasetDir = optionalString(args, "dataset");
     const outDir = resolve(io.cwd, dir);
-    const dataset = datasetDir ? await loadDataset(resolve(io.cwd, datasetDir)) : undefined;
+    const dataset = datasetDir ? await loadDatasetArg(datasetDir, io.cwd) : undefined;
     if (dataset) {
       const problems = await checkResultsFolder(outDir, dataset, attempts);
       for (const problem of problems) io.stderr(`refused  ${problem}\n`);
@@ -62,7 +83,9 @@ export default defineCommand({
       ...(attempts === undefined ? {} : { attempts }),
       ...(seed === undefined ? {} : { seed: parseSeed(seed) }),
       cacheDir,
+      mirrors: mirrorsFromArgs(args, io.cwd),
     });
+    const failures = gateFailures(result.summary, { requireComplete, floors });
     if (args.values.json) {
       io.stdout(
         serialize({
@@ -70,9 +93,10 @@ export default defineCommand({
           changed: result.changed,
           stale: result.stale,
           unscored: result.unscored,
+          ...(requireComplete || floors.length > 0 ? { gateFailures: failures } : {}),
         }),
       );
-      return 0;
+      return failures.length > 0 ? 1 : 0;
     }
     io.stdout(formatLeaderboard([result.summary], { format: "text" }));
     if (result.stale.length > 0)
@@ -85,6 +109,7 @@ export default defineCommand({
       );
     if (result.changed > 0)
       io.stderr(`${result.changed} diagnosis_scores.json files were rewritten\n`);
-    return 0;
+    for (const failure of failures) io.stderr(`failed  ${failure}\n`);
+    return failures.length > 0 ? 1 : 0;
   },
 });

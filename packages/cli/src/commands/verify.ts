@@ -1,9 +1,9 @@
 import { resolve } from "node:path";
-import { loadDataset } from "@distdebug/dataset";
 import { attemptPath } from "@distdebug/results";
 import { serialize } from "@distdebug/schema";
 import { verifySubmission } from "@distdebug/submission";
 import { defineCommand, optionalString, parsePositiveInt, UsageError } from "../command.js";
+import { loadDatasetArg } from "../dataset-arg.js";
 import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
 
 export default defineCommand({
@@ -32,7 +32,7 @@ export default defineCommand({
     const result = await verifySubmission({
       archive: resolve(io.cwd, archive),
       rescore: args.values["skip-rescore"] !== true,
-      ...(datasetDir ? { dataset: await loadDataset(resolve(io.cwd, datasetDir)) } : {}),
+      ...(datasetDir ? { dataset: await loadDatasetArg(datasetDir, io.cwd) } : {}),
       ...(attempts === undefined ? {} : { attempts: parsePositiveInt(attempts, "attempts", 1) }),
       cacheDir,
       ...(io.signal ? { signal: io.signal } : {}),

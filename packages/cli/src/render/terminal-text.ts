@@ -11,6 +11,10 @@ export const TERMINAL = {
   lineStart: "\r",
   /** Back to the start of the line and clear to its end. */
   clearToEnd: "\r\u001b[K",
+  /** One line up (the live list of running attempts is redrawn from its top). */
+  lineUp: "\u001b[1A",
+  /** Clear from the cursor to the end of the screen. */
+  clearBelow: "\u001b[J",
 } as const;
 
 const OWN_CONTROLS = new Set<string>(Object.values(TERMINAL));

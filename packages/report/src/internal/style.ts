@@ -24,7 +24,9 @@ ol.steps { list-style: none; padding: 0; } .step { border-left: 3px solid var(--
 .step.command { border-color: #1f5fa8; } .step.model-call { border-color: #8a5a00; color: #554; } .step.role-assistant { border-color: #17692a; }
 .step pre { margin: 4px 0; white-space: pre-wrap; word-break: break-word; font: 12.5px/1.4 ui-monospace, monospace; background: #f6f8fa; padding: 6px 8px; border-radius: 3px; max-height: 480px; overflow: auto; }
 .step-number { color: #889; font-size: 12px; } .kind { font-weight: 600; } .exit.ok { color: #17692a; } .exit.bad, .error { color: #a3231a; }
-.panel { display: inline-block; vertical-align: top; margin: 0 24px 16px 0; } .differences { margin: 4px 0; padding-left: 18px; }
+.panel { display: block; margin: 0 0 16px; } .differences { margin: 4px 0; padding-left: 18px; }
+svg.forest-plot { display: block; width: 100%; max-width: 1352px; height: auto; }
+.warning { color: #8a5a00; }
 .figure { font-variant-numeric: tabular-nums; font-weight: 600; }
 .attempts td.status-succeeded { color: #17692a; } .attempts td.status-agent-error, .attempts td.status-limit-exceeded { color: #a3231a; }
 .problems { color: #a3231a; }

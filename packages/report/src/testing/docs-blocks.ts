@@ -1,5 +1,5 @@
 /**
- * The code blocks of every page under docs/, and a scratch folder to check them in (used by
+ * The code blocks of every page under docs/ (and the README's `ts` blocks), and a scratch folder to check them in (used by
  * docs-code.test.ts and docs-commands.test.ts, so the docs cannot rot).
  * `sh` blocks run in order per page (bash -e) in a scratch project with `distdebug` on PATH;
  * `sh no-run` blocks are syntax-checked and the commands they name must exist; `ts` blocks
@@ -59,7 +59,9 @@ export const blocks: Block[] = [];
 for (const page of pages)
   blocks.push(...blocksOf(relative(root, page), await readFile(page, "utf8")));
 export const where = (block: Block) => `${block.page}:${block.line}`;
-export const tsBlocks = blocks.filter(
+/** The README's code blocks: its `ts` blocks are checked like the docs' (its `sh` blocks install). */
+const readmeBlocks = blocksOf("README.md", await readFile(join(root, "README.md"), "utf8"));
+export const tsBlocks = [...blocks, ...readmeBlocks].filter(
   (block) => block.lang === "ts" || block.lang === "typescript",
 );
 export const shBlocks = blocks.filter((block) => block.lang === "sh" || block.lang === "bash");
