@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { parseAttempt, parseDiagnosis, parseTrajectory } from "@distdebug/schema";
+import { DiagnosisScores, parseAttempt, parseDiagnosis, parseTrajectory } from "@distdebug/schema";
 import {
   anthropicBody,
   type FakeModelServer,
@@ -250,5 +250,65 @@ describe("the real mini-swe-agent 2.4.6 as a command agent", () => {
 
     const diagnosis = parseDiagnosis(await readFile(join(attemptDir, "diagnosis.json")));
     expect(diagnosis.blocks).toHaveLength(2);
+  });
+
+  // Eight model turns of the real mini-swe-agent (litellm's start-up per process): generous.
+  it("its converted trajectory gives the search path as scripted: the causal file at turn 4, the block at turn 6, a wrong answer", {
+    timeout: 300_000,
+  }, async (context) => {
+    const missing = miniSweAgentMissing();
+    if (missing) context.skip(missing);
+    const wrong = JSON.stringify({
+      format: "distdebug.diagnosis/1",
+      incidentId: "leasekv-77",
+      blocks: [{ path: "server/idgen.go", startLine: 1, endLine: 3 }],
+    });
+    const script = [
+      "ls -R",
+      "grep -rn 'func New' --include=*.go . | head -5",
+      "cat -n server/idgen.go | head -20",
+      "cat -n lease/lessor.go | head -40",
+      "wc -l lease/lessor.go",
+      "sed -n 145,149p lease/lessor.go",
+      `cat > /output/diagnosis.json <<'EOF'\n${wrong}\nEOF`,
+      "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT",
+    ].map((command, i) => ({ command, input: 1000 * (i + 1), output: 10 }));
+    server = await startFakeModelServer((_request, index) => {
+      const step = script[Math.min(index, script.length - 1)]!;
+      return { body: bashToolCall(index, step.command, step) };
+    });
+    const pythonHome = dirname(dirname(realpathSync(venvPython)));
+    const { code, io, attemptDir } = await runLeasekv(
+      ["configs/command/mini-swe-agent-2.4.6.yaml"],
+      [
+        bindsOverride([
+          { source: join(repoRoot, ".venv"), target: "/opt/venv" },
+          ...(pythonHome.startsWith("/usr") ? [] : [{ source: pythonHome }]),
+          { source: join(repoRoot, "examples/mini-swe-agent"), target: "/opt/mini-config" },
+        ]),
+        "model.name=scripted-model",
+        "agent.wallTimeLimitSec=240",
+      ],
+      { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: `${server.url}/v1` },
+    );
+    expect(code, io.err()).toBe(0);
+    const scores = DiagnosisScores.parse(
+      JSON.parse(await readFile(join(attemptDir, "diagnosis_scores.json"), "utf8")),
+    );
+    expect(scores.metrics.blockCoverage).toBe(0);
+    expect(scores.search).toMatchObject({
+      observed: true,
+      turns: 8,
+      causalBlocksShown: [0],
+      firstCausalFileStep: 4,
+      firstCausalBlockStep: 6,
+      // The gateway's metered calls (no times in mini's record): the k-th call is turn k's.
+      tokensToFirstCausalFile: 10_040,
+      tokensToFirstCausalBlock: 21_060,
+      blocks: [
+        { outcome: "shown-not-named", fileStep: 4, blockStep: 6 },
+        { outcome: "never-shown", fileStep: null, blockStep: null },
+      ],
+    });
   });
 });
