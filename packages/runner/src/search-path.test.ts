@@ -6,6 +6,8 @@ import { DiagnosisScores, parseRunConfig } from "@distdebug/schema";
 import {
   exampleDatasetDir,
   type FakeModelServer,
+  LEASEKV_SEARCH_COMMANDS,
+  LEASEKV_WRONG_DIAGNOSIS,
   openAiBody,
   startFakeModelServer,
   testdir,
@@ -27,27 +29,7 @@ afterEach(async () => {
 });
 
 const bash = (command: string) => `THOUGHT: next.\n\n\`\`\`bash\n${command}\n\`\`\``;
-/** A wrong answer: a block of another file. */
-const WRONG = `cat > /output/diagnosis.json <<'EOF'
-{"format": "distdebug.diagnosis/1", "incidentId": "leasekv-77", "blocks": [
-  {"path": "server/idgen.go", "startLine": 1, "endLine": 3}]}
-EOF`;
-
-/**
- * Lists files, greps, reads another file, `cat -n`s the top of the causal file at turn 4 (the
- * file, not the block at lines 147-148), counts its lines, `sed -n`s the causal block at turn 6,
- * then answers wrong.
- */
-const SCRIPT = [
-  "ls -R",
-  "grep -rn 'func New' --include=*.go . | head -5",
-  "cat -n server/idgen.go | head -20",
-  "cat -n lease/lessor.go | head -40",
-  "wc -l lease/lessor.go",
-  "sed -n 145,149p lease/lessor.go",
-  WRONG,
-  `echo ${SUBMIT_SENTINEL}`,
-];
+const SCRIPT = [...LEASEKV_SEARCH_COMMANDS, LEASEKV_WRONG_DIAGNOSIS, `echo ${SUBMIT_SENTINEL}`];
 
 async function runScripted(script: readonly string[]) {
   let replies = 0;
@@ -132,7 +114,7 @@ describe("the search path of a scripted mini agent run", () => {
     const { scores } = await runScripted([
       "ls",
       "cat -n server/idgen.go",
-      WRONG,
+      LEASEKV_WRONG_DIAGNOSIS,
       `echo ${SUBMIT_SENTINEL}`,
     ]);
     expect(scores.search?.blocks.map((block) => block.outcome)).toEqual([

@@ -7,6 +7,8 @@ import {
   anthropicBody,
   type FakeModelServer,
   type FakeRequest,
+  LEASEKV_SEARCH_COMMANDS,
+  LEASEKV_WRONG_DIAGNOSIS,
   openAiBody,
   startFakeModelServer,
   testdir,
@@ -184,6 +186,31 @@ const MINI_SCRIPT = [
   { command: "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", input: 2000, output: 12 },
 ];
 
+/** Runs the real mini-swe-agent on leasekv-77 against a scripted model (one tool call a turn). */
+async function runMiniSweAgent(script: { command: string; input: number; output: number }[]) {
+  const model = await startFakeModelServer((_request, index) => {
+    const step = script[Math.min(index, script.length - 1)]!;
+    return { body: bashToolCall(index, step.command, step) };
+  });
+  server = model;
+  const pythonHome = dirname(dirname(realpathSync(venvPython)));
+  const run = await runLeasekv(
+    ["configs/command/mini-swe-agent-2.4.6.yaml"],
+    [
+      bindsOverride([
+        { source: join(repoRoot, ".venv"), target: "/opt/venv" },
+        // A Python under /usr is in the sandbox already (a bind there is refused).
+        ...(pythonHome.startsWith("/usr") ? [] : [{ source: pythonHome }]),
+        { source: join(repoRoot, "examples/mini-swe-agent"), target: "/opt/mini-config" },
+      ]),
+      "model.name=scripted-model",
+      "agent.wallTimeLimitSec=240",
+    ],
+    { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: `${model.url}/v1` },
+  );
+  return { ...run, requests: model.requests };
+}
+
 describe("the real mini-swe-agent 2.4.6 as a command agent", () => {
   // mini-swe-agent imports litellm (several seconds of Python start-up per process on a loaded
   // 2-core machine) and runs four model turns: a generous timeout.
@@ -192,25 +219,7 @@ describe("the real mini-swe-agent 2.4.6 as a command agent", () => {
   }, async (context) => {
     const missing = miniSweAgentMissing();
     if (missing) context.skip(missing);
-    server = await startFakeModelServer((_request, index) => {
-      const step = MINI_SCRIPT[Math.min(index, MINI_SCRIPT.length - 1)]!;
-      return { body: bashToolCall(index, step.command, step) };
-    });
-    const pythonHome = dirname(dirname(realpathSync(venvPython)));
-    const { code, io, attemptDir, results } = await runLeasekv(
-      ["configs/command/mini-swe-agent-2.4.6.yaml"],
-      [
-        bindsOverride([
-          { source: join(repoRoot, ".venv"), target: "/opt/venv" },
-          // A Python under /usr is in the sandbox already (a bind there is refused).
-          ...(pythonHome.startsWith("/usr") ? [] : [{ source: pythonHome }]),
-          { source: join(repoRoot, "examples/mini-swe-agent"), target: "/opt/mini-config" },
-        ]),
-        "model.name=scripted-model",
-        "agent.wallTimeLimitSec=240",
-      ],
-      { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: `${server.url}/v1` },
-    );
+    const { code, io, attemptDir, results, requests } = await runMiniSweAgent(MINI_SCRIPT);
     expect(code, io.err()).toBe(0);
     const attempt = parseAttempt(await readFile(join(attemptDir, "attempt.json"), "utf8"));
     expect(attempt.error).toBeUndefined();
@@ -219,8 +228,8 @@ describe("the real mini-swe-agent 2.4.6 as a command agent", () => {
     expect(attempt.metrics?.blockCoverage).toBe(1);
 
     // Every call reached the scripted server through the gateway, which added the real key.
-    expect(server.requests).toHaveLength(MINI_SCRIPT.length);
-    for (const request of server.requests) {
+    expect(requests).toHaveLength(MINI_SCRIPT.length);
+    for (const request of requests) {
       expect(request.headers.authorization).toBe(`Bearer ${KEY}`);
       expect((request.body as { model: string }).model).toBe("scripted-model");
     }
@@ -245,7 +254,7 @@ describe("the real mini-swe-agent 2.4.6 as a command agent", () => {
     expect(envOutput).toContain("OPENAI_BASE_URL=http://127.0.0.1:");
     for (const step of commands)
       if (step.type === "command") expect(step.output).not.toContain(KEY);
-    for (const request of server.requests) expect(JSON.stringify(request.body)).not.toContain(KEY);
+    for (const request of requests) expect(JSON.stringify(request.body)).not.toContain(KEY);
     for (const file of await filesUnder(results)) expect(file.text, file.path).not.toContain(KEY);
 
     const diagnosis = parseDiagnosis(await readFile(join(attemptDir, "diagnosis.json")));
@@ -258,39 +267,12 @@ describe("the real mini-swe-agent 2.4.6 as a command agent", () => {
   }, async (context) => {
     const missing = miniSweAgentMissing();
     if (missing) context.skip(missing);
-    const wrong = JSON.stringify({
-      format: "distdebug.diagnosis/1",
-      incidentId: "leasekv-77",
-      blocks: [{ path: "server/idgen.go", startLine: 1, endLine: 3 }],
-    });
     const script = [
-      "ls -R",
-      "grep -rn 'func New' --include=*.go . | head -5",
-      "cat -n server/idgen.go | head -20",
-      "cat -n lease/lessor.go | head -40",
-      "wc -l lease/lessor.go",
-      "sed -n 145,149p lease/lessor.go",
-      `cat > /output/diagnosis.json <<'EOF'\n${wrong}\nEOF`,
+      ...LEASEKV_SEARCH_COMMANDS,
+      LEASEKV_WRONG_DIAGNOSIS,
       "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT",
     ].map((command, i) => ({ command, input: 1000 * (i + 1), output: 10 }));
-    server = await startFakeModelServer((_request, index) => {
-      const step = script[Math.min(index, script.length - 1)]!;
-      return { body: bashToolCall(index, step.command, step) };
-    });
-    const pythonHome = dirname(dirname(realpathSync(venvPython)));
-    const { code, io, attemptDir } = await runLeasekv(
-      ["configs/command/mini-swe-agent-2.4.6.yaml"],
-      [
-        bindsOverride([
-          { source: join(repoRoot, ".venv"), target: "/opt/venv" },
-          ...(pythonHome.startsWith("/usr") ? [] : [{ source: pythonHome }]),
-          { source: join(repoRoot, "examples/mini-swe-agent"), target: "/opt/mini-config" },
-        ]),
-        "model.name=scripted-model",
-        "agent.wallTimeLimitSec=240",
-      ],
-      { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: `${server.url}/v1` },
-    );
+    const { code, io, attemptDir } = await runMiniSweAgent(script);
     expect(code, io.err()).toBe(0);
     const scores = DiagnosisScores.parse(
       JSON.parse(await readFile(join(attemptDir, "diagnosis_scores.json"), "utf8")),
