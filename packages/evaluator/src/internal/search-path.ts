@@ -21,6 +21,20 @@ export function normalizeRow(line: string): string {
   return line.replace(/\s+/g, " ").trim();
 }
 
+const SPACE = /\s/;
+
+/**
+ * The last blank-separated word of a line (blank as in {@link normalizeRow}): a line can only
+ * match a row that ends with the same word. Reads the line from its end, never all of it.
+ */
+function lastWord(text: string): string {
+  let end = text.length;
+  while (end > 0 && SPACE.test(text.charAt(end - 1))) end--;
+  let start = end;
+  while (start > 0 && !SPACE.test(text.charAt(start - 1))) start--;
+  return text.slice(start, end);
+}
+
 /** An output line as written and without each viewer prefix it may carry. */
 function variantsOf(line: string): string[] {
   const variants = [normalizeRow(line)];
@@ -60,7 +74,10 @@ function scanOutput(
   golds: readonly GoldText[],
   index: ReadonlyMap<string, { block: number; row: number }[]>,
   namedFiles: readonly string[],
+  endings: (path: string | undefined) => ReadonlySet<string>,
 ): { blocks: number[]; files: string[] } {
+  const goldEndings = endings(undefined);
+  const fileEndings = namedFiles.map((path) => endings(path));
   const blockRows = new Map<number, Set<number>>();
   const fileRows = new Map<string, Set<string>>(namedFiles.map((path) => [path, new Set()]));
   const fileSets = new Map(namedFiles.map((path) => [path, golds.find((g) => g.path === path)]));
@@ -69,6 +86,9 @@ function scanOutput(
     const end = text.indexOf("\n", start);
     const line = text.slice(start, end === -1 ? text.length : end);
     start = end === -1 ? text.length + 1 : end + 1;
+    // Most lines end in a word no row ends in: skipped before any normalization.
+    const ending = lastWord(line);
+    if (!goldEndings.has(ending) && !fileEndings.some((set) => set.has(ending))) continue;
     for (const variant of variantsOf(line)) {
       if (variant === "") continue;
       for (const hit of index.get(variant) ?? []) {
@@ -116,6 +136,19 @@ export function searchPath(
   const paths = [...new Set(golds.flatMap((gold) => (gold.path === null ? [] : [gold.path])))];
   const blockSeen = new Map<number, FirstSeen>();
   const fileSeen = new Map<string, FirstSeen>();
+  const endingsByFile = new Map<string | undefined, Set<string>>();
+  const endings = (path: string | undefined): ReadonlySet<string> => {
+    let set = endingsByFile.get(path);
+    if (!set) {
+      const rows =
+        path === undefined
+          ? golds.flatMap((gold) => gold.rows)
+          : [...(golds.find((g) => g.path === path)?.fileRows ?? [])];
+      set = new Set(rows.map(lastWord));
+      endingsByFile.set(path, set);
+    }
+    return set;
+  };
   const see = <K>(map: Map<K, FirstSeen>, key: K, seen: FirstSeen) => {
     if (!map.has(key)) map.set(key, seen);
   };
@@ -123,7 +156,7 @@ export function searchPath(
     const namedFiles = paths.filter((path) => names(turn.action, path));
     for (const observation of turn.observations) {
       const seen = { turn: turn.number, tokens: turn.tokens, seconds: observation.seconds };
-      const shown = scanOutput(observation.text, golds, index, namedFiles);
+      const shown = scanOutput(observation.text, golds, index, namedFiles, endings);
       for (const block of shown.blocks) {
         see(blockSeen, block, seen);
         const path = golds[block]?.path;
