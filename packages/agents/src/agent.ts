@@ -4,7 +4,13 @@ import type { AgentEventListener } from "./events.js";
 
 /** What an agent gets for one attempt. The sandbox binds the workspace, task and output folders. */
 export interface AgentContext {
+  /** The incident, for the harness's events and records only: never shown to the agent. */
   incidentId: string;
+  /**
+   * The opaque per-attempt id the agent is shown instead (`task.json`'s `id`,
+   * `DISTDEBUG_INCIDENT_ID`, the `{{incident_id}}` of prompts): it names no incident.
+   */
+  taskId: string;
   /** 1-based attempt number. */
   attempt: number;
   /** The run config with `${VAR}` references resolved (in memory only). */

@@ -1,10 +1,9 @@
 import { parseArgs } from "node:util";
-import { errorMessage as baseErrorMessage, DistDebugError } from "@distdebug/schema";
+import { errorMessage as baseErrorMessage, DistDebugError, didYouMean } from "@distdebug/schema";
 import { type Command, UsageError } from "./command.js";
 import { type CliIO, processIO } from "./io.js";
 import { commandTable, findCommand } from "./registry.js";
 import { terminalIO } from "./render/terminal-text.js";
-import { didYouMean } from "./suggest.js";
 
 /** The version of the CLI (the package version). */
 export const CLI_VERSION = "0.1.0";
@@ -54,20 +53,30 @@ export function errorMessage(error: unknown): string {
   return code ? `${message} (${code})` : message;
 }
 
-/** Exit 2 for an unknown command: a group's subcommands, or the closest command. */
+/**
+ * A command group's help (`distdebug dataset --help`: exit 0, its commands on stdout), or exit
+ * 2 for an unknown command: a group's subcommands, or the closest command.
+ */
 function unknownCommand(argv: readonly string[], io: CliIO): number {
   const first = argv[0] ?? "";
   const group = commandTable.filter((entry) => entry.words.length > 1 && entry.words[0] === first);
   if (group.length > 0) {
     const second = argv[1];
     const names = group.map((entry) => entry.words[1] ?? "");
+    const list = group
+      .map((entry) => `  ${entry.words.join(" ").padEnd(20)} ${entry.summary}`)
+      .join("\n");
+    if (second === "--help" || second === "-h" || second === "help") {
+      io.stdout(
+        `Usage: distdebug ${first} <command> [options]\n\nCommands:\n${list}\n\nRun distdebug ${first} <command> --help for a command's options.\n`,
+      );
+      return 0;
+    }
     const head =
       second === undefined || second.startsWith("-")
         ? `distdebug ${first}: choose a subcommand`
         : `distdebug ${first}: unknown subcommand ${JSON.stringify(second)}${didYouMean(second, names)}`;
-    io.stderr(
-      `${head}\n${group.map((entry) => `  ${entry.words.join(" ").padEnd(20)} ${entry.summary}`).join("\n")}\n`,
-    );
+    io.stderr(`${head}\n${list}\n`);
     return 2;
   }
   const words = new Set(commandTable.map((entry) => entry.words[0] ?? ""));

@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { closest } from "@distdebug/schema";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./cli.js";
 import { createRunProgress } from "./render/run-progress.js";
-import { closest } from "./suggest.js";
 import { captureIO } from "./testing/capture-io.js";
 import { cliNodeArgs, repoRoot } from "./testing/spawn-cli.js";
 

@@ -128,6 +128,8 @@ describe("checkArtifacts", () => {
         "thread 'raftstore-1' panicked at components/raftstore/src/store/peer.rs:3:5:",
         "   3: raftstore::store::peer::Peer::on_apply",
         "             at ./components/raftstore/src/store/peer.rs:2:9",
+        "   4: raftstore::store::peer::Peer::on_apply",
+        "             at /home/jenkins/go/src/github.com/pingcap/tikv/components/raftstore/src/store/peer.rs:2:9",
         "#2  0x000055 in replicationCron () at src/replication.c:3",
         "redis-server *:6379(syncWithMaster+0x2d)[0x55a1c2]",
         "/lib/x86_64-linux-gnu/libc.so.6(__libc_start_main+0xe7)[0x7f21c4b2bc87]",
@@ -136,7 +138,7 @@ describe("checkArtifacts", () => {
       "stack-trace",
     );
     expect(good.problems).toEqual([]);
-    expect(good).toMatchObject({ framesChecked: 5, framesExternal: 3 });
+    expect(good).toMatchObject({ framesChecked: 6, framesExternal: 3 });
     const bad = await check(
       [
         '  File "/opt/venv/lib/python3.11/site-packages/distributed/worker.py", line 9, in gather_dep',

@@ -19,6 +19,7 @@ describe("the public surface", () => {
       "incidentTask",
       "loadDataset",
       "loadGold",
+      "opaqueTaskId",
       "selectIncidents",
       "writeAgentTaskFolder",
       "writeTaskFiles",

@@ -1,4 +1,8 @@
-export { writeAgentTaskFolder } from "./agent-task-folder.js";
+export {
+  type AgentTaskFolderOptions,
+  opaqueTaskId,
+  writeAgentTaskFolder,
+} from "./agent-task-folder.js";
 export {
   type ArtifactCheck,
   type ArtifactText,

@@ -105,6 +105,17 @@ describe("incidentTask", () => {
     );
     expect(JSON.stringify(written)).not.toContain("gold");
   });
+
+  it("names an opaque task id in task.json, never the incident id, and a fresh one each time", async () => {
+    const task = await incidentTask(dataset.incidents[2]!);
+    const first = await writeAgentTaskFolder(task, await testdir());
+    const second = await writeAgentTaskFolder(task, await testdir());
+    expect(first.id).toMatch(/^task-[0-9a-f]{16}$/);
+    expect(second.id).not.toBe(first.id);
+    expect(JSON.stringify(first).toLowerCase()).not.toContain(task.incidentId);
+    const chosen = await writeAgentTaskFolder(task, await testdir(), { taskId: "task-given" });
+    expect(chosen.id).toBe("task-given");
+  });
 });
 
 describe("datasetDigest", () => {

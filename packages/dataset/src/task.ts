@@ -18,6 +18,7 @@ export interface TaskArtifact {
  * clue information, so nothing reachable from it leads to the labels.
  */
 export interface IncidentTask {
+  /** For the harness only: the agent is given an opaque task id instead (see `writeAgentTaskFolder`). */
   readonly incidentId: string;
   readonly title: string;
   readonly system: string;

@@ -6,6 +6,7 @@ describe("the public surface", () => {
   it("is exactly this list of names", () => {
     expect(Object.keys(api).sort()).toEqual([
       "ADJACENT_ROWS",
+      "checkRunInputs",
       "checkShard",
       "findMirror",
       "incidentsOfShard",

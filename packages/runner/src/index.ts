@@ -1,4 +1,5 @@
 export type { AttemptPhase, RunEvent, RunEventListener } from "./events.js";
+export { type CheckRunInputsOptions, checkRunInputs } from "./preflight.js";
 export {
   type PreparedIncident,
   type PrepareIncidentOptions,

@@ -140,7 +140,10 @@ describe.each(["openai", "anthropic"] as const)("the mini agent over %s", (provi
         text?.split("```bash\n")[1]?.replace(/\n```$/, ""),
       ),
     );
-    expect(commands[0]?.output).toContain('"id": "leasekv-77"');
+    // The agent is shown an opaque task id, never the incident id (THREATS.md section 8).
+    const taskId = /"id": "(task-[0-9a-f]{16})"/.exec(commands[0]?.output ?? "")?.[1];
+    expect(taskId).toBeDefined();
+    expect(commands[0]?.output).not.toContain('"id": "leasekv-77"');
     expect(commands[0]?.output).toContain("TEST_MODEL_KEY=\n");
     expect(commands[1]?.output).toContain("keys := l.Keys()");
     expect(commands[1]?.output).toContain("\n5000");
@@ -150,7 +153,8 @@ describe.each(["openai", "anthropic"] as const)("the mini agent over %s", (provi
     const userMessages = trajectory.steps
       .filter((step) => step.type === "message" && step.role === "user")
       .map((step) => (step as { content: string }).content);
-    expect(userMessages[0]).toContain("leasekv-77");
+    // (The example report's own title names its issue key; the prompt's id is the task's.)
+    expect(userMessages[0]).toContain(`incident ${taskId}:`);
     expect(userMessages[2]).toMatch(/EXACTLY ONE action in triple backticks, found 0 actions/);
     expect(userMessages[3]).toMatch(/<warning>The output was \d+ characters/);
     expect(userMessages[3]?.length).toBeLessThan(2400);

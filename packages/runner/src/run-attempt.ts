@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Agent, AgentOutcome } from "@distdebug/agents";
-import { type DatasetIncident, writeAgentTaskFolder } from "@distdebug/dataset";
+import { type DatasetIncident, opaqueTaskId, writeAgentTaskFolder } from "@distdebug/dataset";
 import { ATTEMPT_FILES, attemptPath, stageAttemptFolder } from "@distdebug/results";
 import { createSandbox } from "@distdebug/sandbox";
 import {
@@ -112,6 +112,8 @@ interface AttemptState {
 interface AttemptRun {
   options: RunAttemptOptions;
   incidentId: string;
+  /** The opaque id the agent is shown instead of the incident id (see `opaqueTaskId`). */
+  taskId: string;
   attempt: number;
   signal: AbortSignal;
   emit: RunEventListener;
@@ -165,7 +167,7 @@ async function prepareWork(run: AttemptRun, prepared: PreparedIncident): Promise
     emit({ type: "attempt-workspace", incidentId, attempt, event }),
   );
   await mkdir(resources.outputDir, { recursive: true });
-  await writeAgentTaskFolder(prepared.task, resources.taskDir);
+  await writeAgentTaskFolder(prepared.task, resources.taskDir, { taskId: run.taskId });
   await resources.startGrowthBudget();
   run.endPhase("workspace");
   run.phase("leakage");
@@ -204,6 +206,7 @@ async function runAgent(run: AttemptRun): Promise<AgentOutcome> {
   try {
     return await run.options.agent.run({
       incidentId,
+      taskId: run.taskId,
       attempt,
       config,
       sandbox,
@@ -301,6 +304,17 @@ async function collectOutputs(run: AttemptRun, outcome: AgentOutcome): Promise<v
 }
 
 /**
+ * The agent's diagnosis with the attempt's opaque task id mapped back to the real incident id
+ * (outside the sandbox): results keep the real id, and a diagnosis for the task it was given
+ * is a diagnosis for its incident. Both ids are plain `[a-z0-9._-]` text, so JSON stays valid.
+ */
+function realIdentity(run: AttemptRun, bytes: Buffer): Buffer {
+  const text = bytes.toString("utf8");
+  if (!text.includes(run.taskId)) return bytes;
+  return Buffer.from(text.replaceAll(run.taskId, run.incidentId), "utf8");
+}
+
+/**
  * The agent's files: validated; the diagnosis kept as written, the trajectory normalized. A
  * file that is not a plain regular file under its size limit is the agent's error and nothing
  * of it reaches the results.
@@ -323,9 +337,10 @@ async function readOutputs(
   );
   if (diagnosisBytes instanceof UnsafeAgentFile) refuse(diagnosisBytes);
   else if (diagnosisBytes) {
-    files.set(ATTEMPT_FILES.diagnosis, diagnosisBytes);
+    const diagnosisWritten = realIdentity(run, diagnosisBytes);
+    files.set(ATTEMPT_FILES.diagnosis, diagnosisWritten);
     try {
-      state.diagnosis = parseDiagnosis(diagnosisBytes, {
+      state.diagnosis = parseDiagnosis(diagnosisWritten, {
         source: attemptPath(incidentId, attempt, ATTEMPT_FILES.diagnosis),
       });
     } catch (invalid) {
@@ -380,7 +395,8 @@ async function collectTrajectory(
       files.set("trajectory.invalid.json", bytes);
     }
   }
-  const text = trajectory ? serialize(trajectory) : undefined;
+  // The agent knew its task id only: the stored trajectory names the real incident.
+  const text = trajectory ? serialize({ ...trajectory, incidentId }) : undefined;
   if (text !== undefined && Buffer.byteLength(text) > MAX_TRAJECTORY_BYTES) {
     // The harness's own record of a run that grew past the cap: its steps are dropped.
     fail(state, "limit-exceeded", {
@@ -456,6 +472,7 @@ async function classifyFailure(run: AttemptRun, caught: unknown): Promise<void> 
 /** Builds the per-attempt step context. */
 function attemptRun(
   options: RunAttemptOptions,
+  taskId: string,
   resources: AttemptResources,
   folder: AttemptRun["folder"],
 ): AttemptRun {
@@ -468,6 +485,7 @@ function attemptRun(
   return {
     options,
     incidentId,
+    taskId,
     attempt,
     signal: options.signal ?? new AbortController().signal,
     emit,
@@ -541,9 +559,12 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
     attempt,
     secrets: options.secrets ?? [],
   });
-  const work = await mkdtemp(join(options.tempDir, workDirPrefix(incident.id, attempt)));
+  // The work folder's host path shows in the sandbox's /proc/self/mountinfo: named by the
+  // opaque task id, never the incident id.
+  const taskId = opaqueTaskId();
+  const work = await mkdtemp(join(options.tempDir, workDirPrefix(taskId, attempt)));
   const resources = await holdAttemptResources(work, policy);
-  const run = attemptRun(options, resources, folder);
+  const run = attemptRun(options, taskId, resources, folder);
   run.emit({ type: "attempt-start", incidentId: incident.id, attempt });
   let prepared: PreparedIncident | undefined;
   try {

@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { type Agent, agentFor, apiKeyEnvName } from "@distdebug/agents";
+import { type Agent, apiKeyEnvName } from "@distdebug/agents";
 import type { Dataset, DatasetIncident } from "@distdebug/dataset";
 import {
   attemptDir,
@@ -22,6 +22,7 @@ import {
 } from "@distdebug/schema";
 import { defaultCacheDir } from "@distdebug/workspace";
 import type { RunEvent, RunEventListener } from "./events.js";
+import { checkRunInputs } from "./preflight.js";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
 import { attemptPolicy, runAttempt } from "./run-attempt.js";
 import { buildRunInfo, configHash } from "./run-info.js";
@@ -182,9 +183,9 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
   };
   const resolvedConfig = resolveConfigEnv(config, options.env ?? process.env);
   const secrets = attemptSecrets(config, options.env ?? process.env);
-  const agent = options.agent ?? agentFor(config, options.env ?? process.env);
   const selected = options.incidents ?? options.dataset.incidents;
   const incidents = options.shard ? incidentsOfShard(selected, options.shard) : selected;
+  const agent = await checkRunInputs({ ...options, config, incidents });
   const attemptsPerIncident = options.attempts ?? config.run.attempts;
   const concurrency = Math.max(1, options.concurrency ?? config.run.concurrency);
   const cacheDir = options.cacheDir ?? defaultCacheDir({ env: options.env ?? process.env });

@@ -3,9 +3,12 @@ import { join } from "node:path";
 import { unmountLeftoverDiskBudgets } from "@distdebug/sandbox";
 import { processAlive } from "@distdebug/schema";
 
-/** Start of an attempt's working folder name under the cache's `tmp/` (pid: whose it is). */
-export function workDirPrefix(incidentId: string, attempt: number): string {
-  return `${incidentId}-a${attempt}-p${process.pid}-`;
+/**
+ * Start of an attempt's working folder name under the cache's `tmp/` (pid: whose it is). It
+ * takes the attempt's opaque task id: the folder's path is visible inside the sandbox.
+ */
+export function workDirPrefix(taskId: string, attempt: number): string {
+  return `${taskId}-a${attempt}-p${process.pid}-`;
 }
 
 /** The pid in a working folder's name (see {@link workDirPrefix}), or undefined. */

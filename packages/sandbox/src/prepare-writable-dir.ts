@@ -1,5 +1,5 @@
 import type { Stats } from "node:fs";
-import { chmod, lchown, lstat, readdir } from "node:fs/promises";
+import { chmod, lchown, lstat, readdir, utimes } from "node:fs/promises";
 import { join } from "node:path";
 import { DistDebugError, SandboxPolicy, type SandboxPolicyInput } from "@distdebug/schema";
 
@@ -70,8 +70,10 @@ export async function prepareReadableDir(dir: string): Promise<number> {
 
 /**
  * Visits `dir` and every entry below it (never following links), applying `change` to each;
- * returns how many entries `change` changed. A failure becomes a SANDBOX_ERROR saying what
- * could not be done to the folder.
+ * returns how many entries `change` changed. Listing a folder moves its atime: each folder's
+ * atime and mtime are put back as found, so the walk leaves no trace an agent could read
+ * (the workspace's times are one neutral date, THREATS.md section 7). A failure becomes a
+ * SANDBOX_ERROR saying what could not be done to the folder.
  */
 async function changeTree(
   dir: string,
@@ -82,7 +84,9 @@ async function changeTree(
   const visit = async (path: string): Promise<void> => {
     const info = await lstat(path);
     if (await change(path, info)) changed += 1;
-    if (info.isDirectory()) for (const name of await readdir(path)) await visit(join(path, name));
+    if (!info.isDirectory()) return;
+    for (const name of await readdir(path)) await visit(join(path, name));
+    await utimes(path, info.atimeMs / 1000, info.mtimeMs / 1000);
   };
   try {
     await visit(dir);

@@ -32,7 +32,7 @@ export type LimitHit = z.infer<typeof LimitHit>;
  * `processes` `per-attempt-uid` (RLIMIT_NPROC of a uid of its own) or `shared-uid`; `disk`
  * `tmpfs` (workspace and `/output` capped) or `none`.
  */
-export const ResourceEnforcement = z.object({
+export const ResourceEnforcement = z.strictObject({
   memory: z.enum(["cgroup-v2", "sampled-total", "rlimit-per-process"]),
   processes: z.enum(["per-attempt-uid", "shared-uid"]),
   disk: z.enum(["tmpfs", "none"]),
@@ -44,13 +44,13 @@ export type ResourceEnforcement = z.infer<typeof ResourceEnforcement>;
  * `attempt.json`: written last and atomically. An attempt folder without a valid one is not
  * finished and is redone on resume.
  */
-export const Attempt = z.object({
+export const Attempt = z.strictObject({
   format: formatTag("attempt", 1),
   incidentId: z.string().min(1),
   /** 1-based attempt number. */
   attempt: z.number().int().min(1),
   status: AttemptStatus,
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  error: z.strictObject({ code: z.string(), message: z.string() }).optional(),
   /** The limit that ended a `limit-exceeded` attempt, when it was a resource of the sandbox. */
   limitHit: LimitHit.optional(),
   startedAt: Timestamp,
@@ -74,7 +74,7 @@ export const Attempt = z.object({
   outputs: z.record(z.string(), Sha256).default({}),
   /** Headline metrics copied from diagnosis_scores.json, for quick reading. */
   metrics: ScoreMetrics.optional(),
-  sandbox: z.object({
+  sandbox: z.strictObject({
     backend: z.string(),
     /** The effective policy of the attempt (the config's, with the agent's binds and the leased uid). */
     policy: SandboxPolicy,

@@ -61,7 +61,7 @@ export const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, "a 64-character hex sha
 export const Timestamp = z.iso.datetime({ offset: true });
 
 /** Token use and cost: per model call, per attempt, per run. */
-export const Usage = z.object({
+export const Usage = z.strictObject({
   /** Prompt tokens, cached ones included. */
   inputTokens: z.number().int().min(0),
   /** Completion tokens. */
@@ -108,6 +108,21 @@ export function addUsage(total: Usage, more: Usage): Usage {
     calls: total.calls + more.calls,
     costUsd,
   };
+}
+
+/**
+ * The dollars a usage spent, as every report shows it: its `costUsd`, or 0 when it made no
+ * model calls (an offline agent, such as the baseline or a command agent that never called the
+ * gateway, spent nothing: `$0.00`, never `n/a`). Null only when calls were made at an unknown price.
+ *
+ * @example
+ * ```ts
+ * spentUsd(emptyUsage()); // 0
+ * spentUsd({ ...emptyUsage(), calls: 2 }); // null
+ * ```
+ */
+export function spentUsd(usage: Usage): number | null {
+  return usage.calls === 0 && usage.costUsd === null ? 0 : usage.costUsd;
 }
 
 /**

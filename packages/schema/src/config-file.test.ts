@@ -103,13 +103,84 @@ describe("loadConfig", () => {
       "field.yaml": "agent:\n  type: gpt\n",
     });
     await expect(loadConfig({ files: [`${dir}/bad.yaml`] })).rejects.toThrow(
-      /bad\.yaml: not valid YAML \(line \d+, column \d+\)/,
+      /bad\.yaml: not valid YAML at line 1, column 8: the \[ opened here has no \]/,
     );
     await expect(loadConfig({ files: [`${dir}/field.yaml`] })).rejects.toThrow(
       /\$\.agent\.type: expected one of "baseline", "mini", "command", found the string "gpt"/,
     );
     await expect(loadConfig({ files: [`${dir}/none.yaml`] })).rejects.toThrow(
       /none\.yaml: no such config file/,
+    );
+  });
+
+  it("points a YAML error at the line where the unclosed quote or bracket opens, with a code frame", async () => {
+    const dir = await testdir({
+      "quote.yaml": 'agent:\n  type: "mini\nrun:\n  attempts: 3\n',
+      "flow.yaml": "agent:\n  type: mini\n  command: [python3, a.py\nrun:\n  attempts: 3\n",
+      "indent.yaml": "agent:\n  type: mini\n bad: 1\n",
+    });
+    const message = async (name: string) =>
+      loadConfig({ files: [`${dir}/${name}`] }).then(
+        () => expect.unreachable(),
+        (error: Error) => error.message.replace(`${dir}/`, ""),
+      );
+    expect(await message("quote.yaml")).toBe(
+      [
+        'quote.yaml: not valid YAML at line 2, column 9: the " opened here is never closed (Missing closing "quote)',
+        "  1 | agent:",
+        '> 2 |   type: "mini',
+        "    |         ^",
+      ].join("\n"),
+    );
+    expect(await message("flow.yaml")).toMatch(
+      /^flow\.yaml: not valid YAML at line 3, column 12: the \[ opened here has no \].*\n {2}1 \| agent:\n {2}2 \| {3}type: mini\n> 3 \| {3}command: \[python3, a\.py\n {4}\| {12}\^$/,
+    );
+    expect(await message("indent.yaml")).toMatch(
+      /^indent\.yaml: not valid YAML at line 3, column 1: /,
+    );
+  });
+
+  it("rejects unknown keys with their JSON path and a did-you-mean, from files and from --set", async () => {
+    const dir = await testdir({
+      "typo.yaml": [
+        "agent:",
+        "  type: mini",
+        "  wallTimeLimtSec: 60",
+        "enviroment:",
+        "  observationChars: 100",
+        "run: {attempt: 1}",
+      ].join("\n"),
+      "ok.yaml": "agent:\n  type: baseline\n",
+    });
+    const error = await loadConfig({ files: [`${dir}/typo.yaml`] }).catch((caught) => caught);
+    expect(DistDebugError.isInstance(error) && error.code).toBe("INVALID_FILE");
+    expect(error.data.issues).toEqual([
+      {
+        path: "$.agent.wallTimeLimtSec",
+        expected: 'a known key (did you mean "wallTimeLimitSec"?)',
+        found: 'the unknown key "wallTimeLimtSec"',
+      },
+      {
+        path: "$.run.attempt",
+        expected: 'a known key (did you mean "attempts"?)',
+        found: 'the unknown key "attempt"',
+      },
+      {
+        path: "$.enviroment",
+        expected: 'a known key (did you mean "environment"?)',
+        found: 'the unknown key "enviroment"',
+      },
+    ]);
+    expect(error.message).toMatch(/typo\.yaml: not a valid run config/);
+    const set = await loadConfig({
+      files: [`${dir}/ok.yaml`],
+      overrides: ["agent.stepLimt=3"],
+    }).catch((caught) => caught);
+    expect(set.message).toContain(
+      `${dir}/ok.yaml + --set agent.stepLimt=3: not a valid run config`,
+    );
+    expect(set.message).toContain(
+      '$.agent.stepLimt: expected a known key (did you mean "stepLimit"?), found the unknown key "stepLimt"',
     );
   });
 

@@ -3,6 +3,7 @@ import { basename, dirname, extname, isAbsolute, resolve } from "node:path";
 import { parseDocument, parse as parseYaml } from "yaml";
 import { type RunConfig, RunConfig as RunConfigSchema } from "./config.js";
 import { DistDebugError } from "./errors.js";
+import { describeYamlError } from "./internal/yaml-error.js";
 import { validateWith } from "./parse.js";
 
 type Plain = Record<string, unknown>;
@@ -104,14 +105,11 @@ export async function loadConfig(options: LoadConfigOptions): Promise<RunConfig>
     }
     const document = parseDocument(text, { prettyErrors: true });
     if (document.errors.length > 0) {
-      const first = document.errors[0]!;
-      const where = first.linePos?.[0]
-        ? ` (line ${first.linePos[0].line}, column ${first.linePos[0].col})`
-        : "";
+      const { message, line } = describeYamlError(text, document.errors[0]!);
       throw new DistDebugError({
         code: "INVALID_CONFIG",
-        message: `${file}: not valid YAML${where}: ${first.message.split("\n")[0]}`,
-        data: { path: file },
+        message: `${file}: not valid YAML at ${message}`,
+        data: { path: file, line },
       });
     }
     const value: unknown = document.toJS();
@@ -132,7 +130,11 @@ export async function loadConfig(options: LoadConfigOptions): Promise<RunConfig>
     const inConfigs = basename(dirname(dirname(last))) === "configs";
     merged.name = inConfigs ? `${parent}-${stem}` : stem;
   }
-  return validateWith(RunConfigSchema, "config", merged, options.files.join(" + "));
+  const sources = [
+    ...options.files,
+    ...(options.overrides ?? []).map((override) => `--set ${override}`),
+  ];
+  return validateWith(RunConfigSchema, "config", merged, sources.join(" + "));
 }
 
 /**

@@ -6,7 +6,7 @@ import { SandboxPolicy } from "./sandbox-policy.js";
  * optional ones default to a multiple of the input or output price that is never below what
  * Anthropic and OpenAI charge (see {@link effectivePrices}); name them to meter less.
  */
-export const ModelPrices = z.object({
+export const ModelPrices = z.strictObject({
   /** Plain (uncached) prompt tokens. */
   inputPerMillion: z.number().min(0),
   /** Completion tokens. */
@@ -50,7 +50,7 @@ export function effectivePrices(prices: ModelPrices): { [Class in keyof ModelPri
 }
 
 /** The model an agent talks to. */
-export const ModelConfig = z.object({
+export const ModelConfig = z.strictObject({
   /** Wire protocol: OpenAI-compatible Chat Completions or the Anthropic Messages API. */
   provider: z.enum(["openai", "anthropic"]),
   /** Model name as the provider knows it. */
@@ -81,7 +81,7 @@ export const ModelConfig = z.object({
 export type ModelConfig = z.infer<typeof ModelConfig>;
 
 /** The agent and its limits. */
-export const AgentConfig = z.object({
+export const AgentConfig = z.strictObject({
   /** `baseline` (offline), `mini` (built-in model loop) or `command` (your program). */
   type: z.enum(["baseline", "mini", "command"]),
   /** For `command`: the program and its arguments, run inside the sandbox. */
@@ -108,7 +108,7 @@ export type AgentConfig = z.infer<typeof AgentConfig>;
  * `key=value` overrides apply on top; `${ENV}` references stay unresolved in the parsed
  * value and are resolved only at run time (see {@link resolveConfigEnv}).
  */
-export const RunConfig = z.object({
+export const RunConfig = z.strictObject({
   format: z.literal("distdebug.config/1").default("distdebug.config/1"),
   /** Name of the configuration; the results folder defaults to `results/<name>`. */
   name: z
@@ -118,14 +118,14 @@ export const RunConfig = z.object({
   agent: AgentConfig,
   model: ModelConfig.optional(),
   environment: z
-    .object({
+    .strictObject({
       sandbox: SandboxPolicy.default(SandboxPolicy.parse({})),
       /** Characters of a command's output shown to the model. Default 10,000. */
       observationChars: z.number().int().positive().default(10_000),
     })
     .default({ sandbox: SandboxPolicy.parse({}), observationChars: 10_000 }),
   run: z
-    .object({
+    .strictObject({
       attempts: z.number().int().min(1).default(3),
       concurrency: z.number().int().min(1).default(1),
       seed: z.number().int().min(0).default(0),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { formatTag } from "./common.js";
 
 /** `dataset.json`: a dataset folder's index. */
-export const DatasetIndex = z.object({
+export const DatasetIndex = z.strictObject({
   format: formatTag("dataset", 1),
   name: z.string().min(1),
   version: z.string().min(1),

@@ -5,7 +5,7 @@ import { SearchPath } from "./search-path.js";
 const Share = z.number().min(0).max(1);
 
 /** A warning of the evaluator: the diagnosis named something it could not fully resolve. */
-export const ScoreWarning = z.object({
+export const ScoreWarning = z.strictObject({
   code: z.enum([
     "path-outside-repository",
     "missing-file",
@@ -41,7 +41,7 @@ export const ScoreWarning = z.object({
 export type ScoreWarning = z.infer<typeof ScoreWarning>;
 
 /** The headline metrics of one attempt, all in [0, 1] (reachedAll is a boolean). */
-export const ScoreMetrics = z.object({
+export const ScoreMetrics = z.strictObject({
   blockCoverage: Share,
   blockPrecision: Share,
   fileCoverage: Share,
@@ -56,7 +56,7 @@ export type ScoreMetrics = z.infer<typeof ScoreMetrics>;
  * The evaluator's parameters, recorded in every score file (defaults in brackets; they are
  * part of the evaluator version). EVALUATOR.md, "Metrics of one attempt", defines them.
  */
-export const ScoreParameters = z.object({
+export const ScoreParameters = z.strictObject({
   /** A span of more significant rows earns no coverage [40]. */
   coverageSpanLimit: z.number().int().min(1),
   /** Only the first this many listed spans can earn coverage [20]. */
@@ -82,14 +82,14 @@ export type ScoreParameters = z.infer<typeof ScoreParameters>;
  * `diagnosis_scores.json`: the evaluator's verdict on one diagnosis.
  * The exact definitions are in docs (EVALUATOR.md).
  */
-export const DiagnosisScores = z.object({
+export const DiagnosisScores = z.strictObject({
   format: formatTag("diagnosis_scores", 1),
   incidentId: z.string(),
   /** False when there was no valid diagnosis: every metric is then 0. */
   valid: z.boolean(),
   metrics: ScoreMetrics,
   goldBlocks: z.array(
-    z.object({
+    z.strictObject({
       path: z.string(),
       startLine: LineNumber,
       endLine: LineNumber,
@@ -105,7 +105,7 @@ export const DiagnosisScores = z.object({
     }),
   ),
   spans: z.array(
-    z.object({
+    z.strictObject({
       /** How it was read: a line range, a symbol, or a whole file. */
       kind: z.enum(["lines", "symbol", "file"]),
       /** The normalized repository path it resolved to (null: none, or a symbol without path). */
@@ -115,7 +115,7 @@ export const DiagnosisScores = z.object({
       symbol: z.string().optional(),
       /** Definitions a symbol resolved to (all overloads). */
       definitions: z.array(
-        z.object({
+        z.strictObject({
           path: z.string(),
           qualifiedName: z.string(),
           startLine: LineNumber,
@@ -135,7 +135,7 @@ export const DiagnosisScores = z.object({
       warnings: z.array(z.string()),
     }),
   ),
-  counts: z.object({
+  counts: z.strictObject({
     predictedAtoms: z.number().int().min(0),
     goldAtoms: z.number().int().min(0),
     correctAtoms: z.number().int().min(0),
@@ -177,7 +177,7 @@ export const DiagnosisScores = z.object({
    */
   search: SearchPath.optional(),
   parameters: ScoreParameters,
-  versions: z.object({
+  versions: z.strictObject({
     evaluator: z.string(),
     grammars: z.record(z.string(), z.string()),
   }),

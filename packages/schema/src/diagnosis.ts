@@ -18,7 +18,7 @@ const BlockName = textOfAtMost(MAX_DIAGNOSIS_NAME_CHARS, 1);
  */
 export const DiagnosisBlock = withJsonSchemaRule(
   z
-    .object({
+    .strictObject({
       path: BlockName.optional(),
       startLine: LineNumber.optional(),
       endLine: LineNumber.optional(),
@@ -58,7 +58,7 @@ export type DiagnosisBlock = z.infer<typeof DiagnosisBlock>;
 export const DEFAULT_MAX_DIAGNOSIS_BLOCKS = 200;
 
 function makeDiagnosisSchema(maxBlocks: number) {
-  return z.object({
+  return z.strictObject({
     format: formatTag("diagnosis", 1),
     incidentId: z.string().min(1),
     blocks: z.array(DiagnosisBlock).max(maxBlocks),

@@ -3,7 +3,7 @@ import { CommitId, formatTag, LineNumber, RepoPath, textOfAtLeast } from "./comm
 import { withJsonSchemaRule } from "./internal/json-rule.js";
 
 /** A labeled causal block at the buggy revision (1-based, inclusive). */
-export const GoldBlock = z.object({
+export const GoldBlock = z.strictObject({
   path: RepoPath,
   startLine: LineNumber,
   endLine: LineNumber,
@@ -17,11 +17,11 @@ export type GoldBlock = z.infer<typeof GoldBlock>;
  */
 export const Gold = withJsonSchemaRule(
   z
-    .object({
+    .strictObject({
       format: formatTag("gold", 1),
       incidentId: z.string().min(1),
       blocks: z.array(GoldBlock).min(1),
-      fix: z.object({
+      fix: z.strictObject({
         /** The commit that fixed the bug. */
         commit: CommitId,
         url: z.string().optional(),

@@ -14,7 +14,7 @@ export const IncidentCategory = z.enum([
 export type IncidentCategory = z.infer<typeof IncidentCategory>;
 
 /** Where an incident's repository comes from. */
-export const RepositoryRef = z.object({
+export const RepositoryRef = z.strictObject({
   /** Clone URL (`https://github.com/apache/zookeeper`) or a path relative to the incident folder. */
   url: z.string().min(1),
   /** The buggy revision the agent sees. */
@@ -24,7 +24,7 @@ export const RepositoryRef = z.object({
 export type RepositoryRef = z.infer<typeof RepositoryRef>;
 
 /** An artifact the agent gets beside the report. */
-export const Artifact = z.object({
+export const Artifact = z.strictObject({
   /** Path relative to the incident folder, for example `logs/server-2.log`. */
   path: RepoPath,
   kind: z.enum(["log", "stack-trace", "other"]),
@@ -37,7 +37,7 @@ export type Artifact = z.infer<typeof Artifact>;
  * Where a real incident's facts come from. Catalog incidents carry it; the report is always
  * written for the catalog, never copied from the tracker.
  */
-export const Provenance = z.object({
+export const Provenance = z.strictObject({
   /** The issue key or URL, for example `ZOOKEEPER-2845` or `https://github.com/etcd-io/etcd/issues/17529`. */
   issue: z.string().min(1),
   /** Links to where the report can be read (tracker, pull request, mailing-list copy). */
@@ -57,7 +57,7 @@ export const Provenance = z.object({
 export type Provenance = z.infer<typeof Provenance>;
 
 /** `incident.json`: one incident of a dataset, as the agent and the runner see it. */
-export const Incident = z.object({
+export const Incident = z.strictObject({
   format: formatTag("incident", 1),
   /** Stable id, `<system>-<number>`, for example `zookeeper-2845`. */
   id: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, "a lowercase id such as zookeeper-2845"),
@@ -67,7 +67,7 @@ export const Incident = z.object({
   languages: z.array(Language).min(1),
   repository: RepositoryRef,
   category: IncidentCategory,
-  clues: z.object({
+  clues: z.strictObject({
     /** Does the report name the causal method? */
     reportNamesCausalMethod: z.boolean(),
     /** Is there a usable stack trace with in-project frames? */

@@ -8,6 +8,7 @@ export {
   LineNumber,
   RepoPath,
   Sha256,
+  spentUsd,
   Timestamp,
   Usage,
 } from "./common.js";
@@ -59,7 +60,7 @@ export { type FormatKind, formatOf, formats, isFormatKind } from "./formats.js";
 export { Gold, GoldBlock } from "./gold.js";
 export { canonicalJson, sha256Hex } from "./hash.js";
 export { Artifact, Incident, IncidentCategory } from "./incident.js";
-export { describeZodIssues, type FileIssue } from "./internal/issues.js";
+export { describeZodIssues, type FileIssue, formatIssues } from "./internal/issues.js";
 export { checkJsonText, DEFAULT_JSON_LIMITS, type JsonLimits } from "./json-limits.js";
 export { jsonSchemaFiles, jsonSchemaOf } from "./json-schema.js";
 export {
@@ -97,6 +98,7 @@ export {
 export { ReadOnlyBind, SandboxPolicy, type SandboxPolicyInput } from "./sandbox-policy.js";
 export { SearchOutcome, SearchPath } from "./search-path.js";
 export { LeakFinding, LeakKind, SubmissionManifest } from "./submission.js";
+export { closest, didYouMean } from "./suggest.js";
 export {
   Estimate,
   Quartiles,

@@ -4,13 +4,14 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type FormatKind, formats } from "./formats.js";
-import { exampleDocuments, type Json } from "./testing/examples.js";
+import { exampleDocuments, isInOpenRecord, type Json } from "./testing/examples.js";
 
 /**
  * One validity rule: for every format, `ajv` with the committed JSON Schema file and the zod
  * parser accept exactly the same documents. The documents are the valid examples of the
  * repository, mutated near their valid shape (fields dropped or added, values swapped for
- * wrong types, boundary numbers, edge strings, array items removed or doubled).
+ * wrong types, boundary numbers, edge strings, array items removed or doubled, unknown keys
+ * added: a typo such as `start_line` is rejected by both, issue 30).
  */
 
 const schemaDir = join(import.meta.dirname, "..", "json-schema");
@@ -98,7 +99,11 @@ function valuePool(seeds: Json[]): fc.Arbitrary<Json> {
 
 /** Every key of the seeds, so an added field is often one a rule is about. */
 function keyPool(seeds: Json[]): fc.Arbitrary<string> {
-  const keys = new Set(["extra", "path", "symbol", "startLine", "endLine", "target", "role"]);
+  const keys = new Set([
+    ...["extra", "path", "symbol", "startLine", "endLine", "target", "role"],
+    // Unknown keys (typos, other spellings, an `x-` extension): both sides reject them.
+    ...["start_line", "end_line", "wallTimeLimtSec", "enviroment", "attempt", "x-note", ""],
+  ]);
   const visit = (value: Json): void => {
     if (Array.isArray(value)) value.forEach(visit);
     else if (value !== null && typeof value === "object")
@@ -197,6 +202,22 @@ function asJson(document: Json): Json {
 
 describe("the committed JSON Schema and the zod parser", () => {
   const kinds = Object.keys(formats) as FormatKind[];
+
+  it.each(kinds)("both reject an unknown key in any object of a valid %s document", (kind) => {
+    const validate = compiledSchema(kind);
+    const zod = formats[kind].schema;
+    for (const { file, document } of exampleDocuments(kind)) {
+      for (const { path, node } of containers(document)) {
+        if (Array.isArray(node) || isInOpenRecord(path)) continue;
+        const copy = structuredClone(document);
+        const target = containers(copy).find((entry) => entry.path.join("/") === path.join("/"));
+        (target?.node as Record<string, Json>).start_line = 1;
+        const where = `${file} at /${path.join("/")}`;
+        expect(zod.safeParse(copy).success, `zod, ${where}`).toBe(false);
+        expect(validate(copy), `JSON Schema, ${where}`).toBe(false);
+      }
+    }
+  });
 
   it.each(kinds)("agree on %s documents near the valid shape", { timeout: 120_000 }, (kind) => {
     const seeds = exampleDocuments(kind).map((example) => example.document);

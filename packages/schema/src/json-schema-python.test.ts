@@ -93,6 +93,16 @@ const rejected: Case[] = [
     kind: "run",
     document: JSON.parse(JSON.stringify(run).replace('"target":"/opt/java/"', '"target":"/tmp/"')),
   },
+  {
+    name: "block with start_line and end_line (issue 30)",
+    kind: "diagnosis",
+    document: diagnosis({ path: "src/A.java", start_line: 129, end_line: 135 }),
+  },
+  {
+    name: "gold with an unknown top-level key (issue 30)",
+    kind: "gold",
+    document: { ...gold, labeledBy: "someone" },
+  },
 ];
 
 describe("Python's jsonschema with the committed JSON Schema files", () => {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formats } from "./formats.js";
 import { jsonSchemaFiles } from "./json-schema.js";
+import { pythonSchemaDir } from "./testing/examples.js";
 
 const dir = join(import.meta.dirname, "..", "json-schema");
 
@@ -14,6 +15,16 @@ describe("committed JSON Schema files", () => {
     for (const [name, text] of Object.entries(fresh)) {
       expect(await readFile(join(dir, name), "utf8"), name).toBe(text);
     }
+  });
+
+  it("are copied unchanged into the Python package distdebug-schema (`pnpm schema:generate` writes both)", async () => {
+    const fresh = jsonSchemaFiles();
+    const copied = (await readdir(pythonSchemaDir))
+      .filter((name) => name.endsWith(".schema.json"))
+      .sort();
+    expect(copied).toEqual(Object.keys(fresh).sort());
+    for (const [name, text] of Object.entries(fresh))
+      expect(await readFile(join(pythonSchemaDir, name), "utf8"), name).toBe(text);
   });
 
   it("are draft 2020-12 and pin each kind's format tag", () => {

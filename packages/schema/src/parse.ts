@@ -136,7 +136,7 @@ export function validateWith<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issues = toFileIssues(result.error, value);
+  const issues = toFileIssues(result.error, value, schema);
   invalidFile(
     source,
     `not a valid ${formats[kind].title} (${formatOf(kind)}); ${issues.length} problem${issues.length === 1 ? "" : "s"}:\n${formatIssues(issues)}`,

@@ -3,26 +3,26 @@ import { formatTag, textOfAtLeast } from "./common.js";
 import { withJsonSchemaRule } from "./internal/json-rule.js";
 
 /** A commit author or committer; the date is part of the commit id, so it is fixed. */
-export const HistoryPerson = z.object({
+export const HistoryPerson = z.strictObject({
   name: z.string().min(1),
   email: textOfAtLeast(3),
 });
 
 /** A search-and-replace edit of one file; `find` must occur exactly once. */
-export const HistoryEdit = z.object({
+export const HistoryEdit = z.strictObject({
   path: z.string().min(1),
   find: z.string().min(1),
   replace: z.string(),
 });
 
 /** An annotated tag on a commit. */
-export const HistoryTag = z.object({
+export const HistoryTag = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, "a tag name such as v1.4.1"),
   message: z.string().min(1),
 });
 
 /** One commit of an incident repository stored as data. */
-export const HistoryCommit = z.object({
+export const HistoryCommit = z.strictObject({
   message: z.string().min(1),
   author: HistoryPerson,
   /** Defaults to the author. */
@@ -55,7 +55,7 @@ const fixCommit = { required: ["role"], properties: { role: { const: "fix" } } }
  */
 export const RepoHistory = withJsonSchemaRule(
   z
-    .object({
+    .strictObject({
       format: formatTag("repo_history", 1),
       defaultBranch: z.string().min(1).default("main"),
       commits: z.array(HistoryCommit).min(2),

@@ -11,7 +11,7 @@ export const ShardScheduler = z.enum(["kubernetes", "slurm"]);
 export type ShardScheduler = z.infer<typeof ShardScheduler>;
 
 /** `run.json`: what produced a results folder. Secrets never appear (references stay `${VAR}`). */
-export const RunInfo = z.object({
+export const RunInfo = z.strictObject({
   format: formatTag("run", 1),
   name: z.string().min(1),
   createdAt: Timestamp,
@@ -19,13 +19,13 @@ export const RunInfo = z.object({
   config: RunConfig,
   /** sha256 of the canonical config. */
   configHash: Sha256,
-  harness: z.object({
+  harness: z.strictObject({
     version: z.string(),
     packages: z.record(z.string(), z.string()),
   }),
   /** Present when the run is one shard of a larger run (`distdebug run --shard i/n`). */
   shard: z
-    .object({
+    .strictObject({
       /** 1-based shard number. */
       index: z.number().int().min(1),
       /** Number of shards. */
@@ -34,13 +34,13 @@ export const RunInfo = z.object({
       scheduler: ShardScheduler.optional(),
     })
     .optional(),
-  dataset: z.object({
+  dataset: z.strictObject({
     name: z.string(),
     version: z.string(),
     digest: Sha256,
     path: z.string().optional(),
   }),
-  host: z.object({
+  host: z.strictObject({
     platform: z.string(),
     arch: z.string(),
     node: z.string(),

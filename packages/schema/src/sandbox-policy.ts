@@ -17,7 +17,7 @@ const reservedTargetPattern = `^(?:${reservedTargets.map((target) => target.repl
 /** A host path bound read-only into the sandbox (a JDK, a Go toolchain, the node binary). */
 export const ReadOnlyBind = withJsonSchemaRule(
   z
-    .object({
+    .strictObject({
       /**
        * Host path; it must be absolute and exist when the sandbox is created. In a config file
        * a relative path is read against the file's folder (`loadConfig` resolves it).
@@ -52,7 +52,7 @@ export const ReadOnlyBind = withJsonSchemaRule(
 export type ReadOnlyBind = z.infer<typeof ReadOnlyBind>;
 
 /** Per-command limits. */
-export const SandboxLimits = z.object({
+export const SandboxLimits = z.strictObject({
   /**
    * Address-space limit per process in bytes (RLIMIT_AS) and, where a cgroup v2 memory
    * controller is delegated (see `createMemoryBudget` in @distdebug/sandbox), the total memory
@@ -108,7 +108,7 @@ export type SandboxLimits = z.infer<typeof SandboxLimits>;
  * then run as the caller's uid inside a user namespace. `distdebug run` replaces it, as root,
  * with a uid leased for each attempt (recorded in attempt.json).
  */
-export const SandboxUser = z.object({
+export const SandboxUser = z.strictObject({
   /** Default 65534 (`nobody`). */
   uid: z.number().int().min(1).max(4_294_967_294).default(65534),
   /** Default 65534 (`nogroup`). */
@@ -121,7 +121,7 @@ export type SandboxUser = z.infer<typeof SandboxUser>;
  * What a sandboxed command may see and do. Defaults: bubblewrap, no network, a cleared
  * environment, a 512 MiB tmpfs `/tmp`, uid 65534 and the limits of {@link SandboxLimits}.
  */
-export const SandboxPolicy = z.object({
+export const SandboxPolicy = z.strictObject({
   /** `bubblewrap`, or `no-sandbox` for development only (loud, recorded in every attempt). */
   backend: z.enum(["bubblewrap", "no-sandbox"]).default("bubblewrap"),
   /**

@@ -14,7 +14,7 @@ export const LeakKind = z.enum([
 export type LeakKind = z.infer<typeof LeakKind>;
 
 /** One suspicious command found in a trajectory by the leakage scan. */
-export const LeakFinding = z.object({
+export const LeakFinding = z.strictObject({
   incidentId: z.string(),
   attempt: z.number().int().min(1),
   /** 0-based index of the step in `trajectory.json`. */
@@ -32,25 +32,25 @@ export type LeakFinding = z.infer<typeof LeakFinding>;
  * `manifest.json` of a submission archive (`distdebug package`): who and what produced the
  * results, the counts, the leakage scan, and the sha256 of every other file of the archive.
  */
-export const SubmissionManifest = z.object({
+export const SubmissionManifest = z.strictObject({
   format: formatTag("submission", 1),
   createdAt: Timestamp,
   /** The configuration's name (run.json `name`). */
   name: z.string().min(1),
-  model: z.object({ provider: z.string().optional(), name: z.string() }),
-  harness: z.object({
+  model: z.strictObject({ provider: z.string().optional(), name: z.string() }),
+  harness: z.strictObject({
     name: z.string(),
     version: z.string(),
     /** The DistDebug harness version that ran the attempts (run.json `harness.version`). */
     distdebug: z.string().optional(),
   }),
   /** The dataset the run used (run.json `dataset`, without the local path). */
-  dataset: z.object({ name: z.string(), version: z.string(), digest: Sha256 }),
+  dataset: z.strictObject({ name: z.string(), version: z.string(), digest: Sha256 }),
   /** The run settings (config without secrets). */
   settings: z.record(z.string(), z.unknown()),
   /** Token use and cost summed over every packaged attempt; cost null when any is unknown. */
   usage: Usage,
-  counts: z.object({
+  counts: z.strictObject({
     incidents: z.number().int().min(0),
     attempts: z.number().int().min(0),
     /** Attempts expected per incident. */
@@ -60,10 +60,12 @@ export const SubmissionManifest = z.object({
   }),
   /** The trajectory scan at packaging time; findings are listed when packaging was allowed anyway. */
   leakage: z
-    .object({ scanned: z.number().int().min(0), findings: z.array(LeakFinding) })
+    .strictObject({ scanned: z.number().int().min(0), findings: z.array(LeakFinding) })
     .default({ scanned: 0, findings: [] }),
   /** Every file of the archive but manifest.json, sorted by path. */
-  files: z.array(z.object({ path: z.string(), sha256: Sha256, bytes: z.number().int().min(0) })),
+  files: z.array(
+    z.strictObject({ path: z.string(), sha256: Sha256, bytes: z.number().int().min(0) }),
+  ),
 });
 /** `manifest.json` of a submission archive. */
 export type SubmissionManifest = z.infer<typeof SubmissionManifest>;

@@ -13,7 +13,7 @@ export const MetricName = z.enum([
 export type MetricName = z.infer<typeof MetricName>;
 
 /** How an interval was computed; recorded beside every figure. */
-export const StatsMethod = z.object({
+export const StatsMethod = z.strictObject({
   /** Seed of the resample plan, an unsigned 32-bit integer. */
   seed: z.number().int().min(0).max(0xffffffff),
   /** Bootstrap resamples B. */
@@ -36,7 +36,7 @@ export type StatsMethod = z.infer<typeof StatsMethod>;
  * A mean with its bootstrap confidence interval and its analytic clustered standard error
  * (sd of incident values / sqrt(n)); 0-1 scale. `n` is the number of incidents.
  */
-export const Estimate = z.object({
+export const Estimate = z.strictObject({
   mean: z.number(),
   low: z.number(),
   high: z.number(),
@@ -67,7 +67,7 @@ export const SubgroupFacet = z.enum([
 export type SubgroupFacet = z.infer<typeof SubgroupFacet>;
 
 /** Run-to-run variation of one metric. */
-export const RunToRun = z.object({
+export const RunToRun = z.strictObject({
   /** Mean over incidents of run k (attempt number k), k = 1..runs. */
   perRun: z.array(z.number()),
   /** Sample SD (n - 1) of `perRun`. */
@@ -115,11 +115,11 @@ export const SearchSummary = z.object({
 export type SearchSummary = z.infer<typeof SearchSummary>;
 
 /** `summary.json`: the statistics of one results folder. Metrics are shares in [0, 1]. */
-export const Summary = z.object({
+export const Summary = z.strictObject({
   format: formatTag("summary", 1),
   name: z.string(),
   method: StatsMethod,
-  counts: z.object({
+  counts: z.strictObject({
     /** Incidents of the dataset. */
     incidents: Count,
     /** Incidents with at least one counted attempt (the n of the headline figures). */
@@ -145,7 +145,7 @@ export const Summary = z.object({
   conventions: z.array(z.string()).default([]),
   metrics: z.record(MetricName, Estimate),
   /** Mean use per counted attempt, incidents weighted equally. */
-  usage: z.object({
+  usage: z.strictObject({
     tokensPerRun: z.number().min(0),
     inputTokensPerRun: z.number().min(0),
     outputTokensPerRun: z.number().min(0),
@@ -162,7 +162,7 @@ export const Summary = z.object({
   localizationGap: Difference.optional(),
   subgroups: z
     .array(
-      z.object({
+      z.strictObject({
         facet: SubgroupFacet,
         group: z.string(),
         metric: MetricName,
@@ -173,7 +173,7 @@ export const Summary = z.object({
   /** Disjoint groups of a two-valued facet compared by stratified bootstrap: `groups[0]` minus `groups[1]`. */
   subgroupDifferences: z
     .array(
-      z.object({
+      z.strictObject({
         facet: SubgroupFacet,
         groups: z.tuple([z.string(), z.string()]),
         metric: MetricName,
@@ -186,7 +186,7 @@ export const Summary = z.object({
   /** Present when there are at least two runs. */
   runToRun: z.record(MetricName, RunToRun).optional(),
   incidents: z.array(
-    z.object({
+    z.strictObject({
       id: z.string(),
       /** Counted attempts. */
       attempts: Count,
@@ -198,12 +198,12 @@ export const Summary = z.object({
     }),
   ),
   missing: z
-    .array(z.object({ incidentId: z.string(), attempt: z.number().int().min(1) }))
+    .array(z.strictObject({ incidentId: z.string(), attempt: z.number().int().min(1) }))
     .default([]),
   /** Attempts to rerun: infra errors and interrupted attempts. */
   rerun: z
     .array(
-      z.object({
+      z.strictObject({
         incidentId: z.string(),
         attempt: z.number().int().min(1),
         status: z.enum(["infra-error", "interrupted"]),

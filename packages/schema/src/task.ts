@@ -3,7 +3,7 @@ import { formatTag, Language } from "./common.js";
 import { Artifact } from "./incident.js";
 
 /** An artifact listed in `task.json`: its path in the task folder, its kind, its description. */
-const TaskArtifact = z.object({
+const TaskArtifact = z.strictObject({
   /** Relative to the task folder, for example `logs/server-2.log`. */
   path: z.string().min(1),
   kind: Artifact.shape.kind,
@@ -15,7 +15,7 @@ const TaskArtifact = z.object({
  * It names the incident, the report and artifacts beside it, and where the repository and the
  * output folder are; it carries no gold, fix or clue information.
  */
-export const TaskManifest = z.object({
+export const TaskManifest = z.strictObject({
   format: formatTag("task", 1),
   id: z.string().min(1),
   title: z.string(),

@@ -4,7 +4,7 @@ import { formatTag, Usage } from "./common.js";
 const at = z.string().optional();
 
 /** A message of the conversation between the agent and the model. */
-export const MessageStep = z.object({
+export const MessageStep = z.strictObject({
   type: z.literal("message"),
   role: z.enum(["system", "user", "assistant", "tool"]),
   content: z.string(),
@@ -12,7 +12,7 @@ export const MessageStep = z.object({
 });
 
 /** One call to the model with its token use and cost. */
-export const ModelCallStep = z.object({
+export const ModelCallStep = z.strictObject({
   type: z.literal("model-call"),
   model: z.string().optional(),
   inputTokens: z.number().int().min(0),
@@ -33,7 +33,7 @@ export const ModelCallStep = z.object({
 });
 
 /** One shell command the agent ran, with what it printed. */
-export const CommandStep = z.object({
+export const CommandStep = z.strictObject({
   type: z.literal("command"),
   command: z.string(),
   /** Null when the command was killed (timeout, signal). */
@@ -59,11 +59,13 @@ export type TrajectoryStep = z.infer<typeof TrajectoryStep>;
  * Readers also accept mini-swe-agent trajectories and convert them
  * (see {@link convertMiniSweAgentTrajectory}).
  */
-export const Trajectory = z.object({
+export const Trajectory = z.strictObject({
   format: formatTag("trajectory", 1),
   incidentId: z.string().optional(),
-  agent: z.object({ name: z.string().min(1), version: z.string().optional() }),
-  model: z.object({ provider: z.string().optional(), name: z.string().optional() }).optional(),
+  agent: z.strictObject({ name: z.string().min(1), version: z.string().optional() }),
+  model: z
+    .strictObject({ provider: z.string().optional(), name: z.string().optional() })
+    .optional(),
   /** How the agent ended: `submitted`, `limit-exceeded`, `error`, or the agent's own word. */
   exitStatus: z.string().min(1),
   /** What the agent submitted as text, if anything. */

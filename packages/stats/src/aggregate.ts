@@ -5,6 +5,7 @@ import {
   type ScoreMetrics,
   type SearchPath,
   Summary,
+  spentUsd,
 } from "@distdebug/schema";
 import { exactMean, exactSum } from "./internal/exact-sum.js";
 
@@ -229,14 +230,17 @@ function countAttempts(
   return tally;
 }
 
-/** The attempt's usage, or throws naming the first field that is not a non-negative number. */
+/**
+ * The attempt's usage with its cost as reports show it ({@link spentUsd}: no calls, $0), or
+ * throws naming the first field that is not a non-negative number.
+ */
 function checkedUsage(path: string, usage: AttemptRecord["usage"]): AttemptRecord["usage"] {
   for (const field of ["inputTokens", "outputTokens", "cachedTokens", "calls"] as const)
     if (!Number.isFinite(usage?.[field]) || usage[field] < 0)
       invalid(`${path}.usage.${field}`, "expected a non-negative number", usage?.[field]);
   if (usage.costUsd !== null && (!Number.isFinite(usage.costUsd) || usage.costUsd < 0))
     invalid(`${path}.usage.costUsd`, "expected a non-negative number or null", usage.costUsd);
-  return usage;
+  return { ...usage, costUsd: spentUsd(usage) };
 }
 
 /** The scores a counted attempt adds: its metrics, or 0 on every metric for an agent failure. */

@@ -17,6 +17,16 @@ const sets = {
   two: loadDataSet("two-incidents"),
 };
 
+/** One incident with one gold block, for the rule tests. */
+const incident = {
+  id: "x-1",
+  system: "x",
+  languages: ["go" as const],
+  category: "logic" as const,
+  clues: { reportNamesCausalMethod: false, usableStackTrace: false },
+  goldBlocks: 1,
+};
+
 function run(set: DataSet, extra: Partial<SummarizeOptions> = {}): Summary {
   return summarize({
     name: set.name,
@@ -156,14 +166,6 @@ describe("summarize counting rules", () => {
   });
 
   it("scores a limit-exceeded attempt 0 even when it has metrics, and a succeeded attempt without metrics 0", () => {
-    const incident = {
-      id: "x-1",
-      system: "x",
-      languages: ["go" as const],
-      category: "logic" as const,
-      clues: { reportNamesCausalMethod: false, usableStackTrace: false },
-      goldBlocks: 1,
-    };
     const usage = { inputTokens: 10, outputTokens: 5, cachedTokens: 0, calls: 1, costUsd: 0.5 };
     const full = { blockCoverage: 1, blockPrecision: 1, fileCoverage: 1, linePrecision: 1 };
     const summary = summarize({
@@ -191,6 +193,26 @@ describe("summarize counting rules", () => {
     expect(summary.usage.costPerRunUsd).toBe(0.5);
     expect(summary.usage.totalCostUsd).toBe(1.5);
     expect(summary.conventions.join(" ")).toContain("names no code is 0");
+  });
+
+  it("counts an offline attempt (no model calls, cost unknown) as $0, so offline agents agree on cost/run", () => {
+    const metrics = { blockCoverage: 1, blockPrecision: 1, fileCoverage: 1, linePrecision: 1 };
+    const offline = (costUsd: number | null) =>
+      summarize({
+        name: "offline",
+        incidents: [incident],
+        attempts: [1, 2].map((attempt) => ({
+          incidentId: "x-1",
+          attempt,
+          status: "succeeded" as const,
+          usage: { inputTokens: 0, outputTokens: 0, cachedTokens: 0, calls: 0, costUsd },
+          metrics,
+        })),
+      }).usage;
+    // The baseline records $0, a command agent that never called the gateway records null.
+    expect(offline(0)).toEqual(offline(null));
+    expect(offline(null).costPerRunUsd).toBe(0);
+    expect(offline(null).totalCostUsd).toBe(0);
   });
 
   it("rejects an attempt of an unknown incident and out-of-range scores, naming the path", () => {

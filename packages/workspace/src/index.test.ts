@@ -6,7 +6,7 @@ describe("the public surface", () => {
   it("is exactly this list of names", () => {
     expect(Object.keys(api).sort()).toEqual([
       "MIN_COMMIT_PREFIX",
-      "REDACTION_BYTE",
+      "REDACTION_TEXT",
       "blobObject",
       "checkLeakage",
       "commitObject",

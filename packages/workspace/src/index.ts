@@ -26,7 +26,7 @@ export {
   MIN_COMMIT_PREFIX,
   type NeedleMatch,
   type NeedleMatcher,
-  REDACTION_BYTE,
+  REDACTION_TEXT,
   scrubNeedles,
 } from "./needles.js";
 export { type OpenRepositoryOptions, openRepository } from "./open-repository.js";

@@ -1,11 +1,24 @@
-import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  appendFileSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
+import { neutralizeTimes } from "./internal/neutral-times.js";
+import { PackWriter } from "./internal/pack-writer.js";
 import { checkLeakage, type LeakageReport } from "./leakage-check.js";
 import { prepareWorkspace } from "./prepare-workspace.js";
 import { git, type SourceFixture, sourceFixture } from "./testing/fixture-repo.js";
 
+/** 2000-01-01, the one time of every workspace entry. */
+const NEUTRAL_MS = 946684800_000;
 let source: SourceFixture;
 let cacheDir: string;
 beforeAll(async () => {
@@ -25,7 +38,12 @@ async function workspace(): Promise<string> {
   return dir;
 }
 
-function check(dir: string): Promise<LeakageReport> {
+/**
+ * Checks a workspace the test planted leaks in; the plants' own times are set neutral first
+ * (times are checked on their own below).
+ */
+async function check(dir: string): Promise<LeakageReport> {
+  await neutralizeTimes(dir);
   return checkLeakage({
     dir,
     needles: [source.issueKey],
@@ -183,6 +201,7 @@ describe("checkLeakage", () => {
         "fix-line Patch.java:2 contains a line the fix adds: "if (zxid < lastProcessedZxid) throw new IllegalStateException(\\"snapshot older than log\\");"",
       ]
     `);
+    await neutralizeTimes(dir);
     const capped = await checkLeakage({
       dir,
       needles: [source.issueKey],
@@ -191,5 +210,41 @@ describe("checkLeakage", () => {
     });
     expect(full(capped)).toEqual(all.slice(0, 3));
     expect(capped.clean).toBe(false);
+  });
+
+  it("catches a build time or a reader's atime on a folder or a file, and leaves no atime of its own", async () => {
+    const dir = await workspace();
+    expect((await check(dir)).findings).toEqual([]);
+    // The check read every file: the atimes it found are back.
+    expect(lstatSync(join(dir, "src/main/java/org/example/Server.java")).atimeMs).toBe(NEUTRAL_MS);
+    expect(lstatSync(join(dir, "src")).atimeMs).toBe(NEUTRAL_MS);
+    utimesSync(join(dir, "src"), NEUTRAL_MS / 1000, 1_700_000_000);
+    utimesSync(join(dir, "README.md"), 1_700_000_000, NEUTRAL_MS / 1000);
+    const report = await checkLeakage({ dir, needles: [source.issueKey] });
+    expect(summary(report)).toEqual(["timestamp README.md", "timestamp src"]);
+  });
+
+  it("catches a pack whose objects are not in the neutral order (the source's order names the fixed files)", async () => {
+    const dir = await workspace();
+    const packDir = join(dir, ".git/objects/pack");
+    const [pack] = readdirSync(packDir).filter((name) => name.endsWith(".pack"));
+    // Rewrites the same objects in reverse order: blobs first, the commit last.
+    const objects = git(dir, "verify-pack", "-v", join(packDir, pack ?? ""))
+      .split("\n")
+      .map((line) => /^([0-9a-f]{40}) (\w+)/.exec(line))
+      .filter((match) => match !== null);
+    const writer = new PackWriter(1);
+    for (const [, oid = "", type = ""] of objects.reverse())
+      writer.add(
+        oid,
+        type as "blob",
+        execFileSync("git", ["cat-file", type, oid], { cwd: dir, maxBuffer: 1 << 26 }),
+      );
+    for (const name of readdirSync(packDir)) rmSync(join(packDir, name), { force: true });
+    await writer.write(packDir);
+    const report = await check(dir);
+    expect(summary(report)).toEqual([
+      `pack-order .git/objects/pack/${readdirSync(packDir).find((name) => name.endsWith(".pack"))}`,
+    ]);
   });
 });

@@ -5,6 +5,13 @@ import type { GitEngine } from "./engine.js";
 import { confirmFixLines, type FixLeaks, openFixLeaks } from "./internal/fix-leaks.js";
 import { checkGitFolder } from "./internal/git-leaks.js";
 import { LeakScanner } from "./internal/leak-scanner.js";
+import {
+  hasNeutralTimes,
+  NEUTRAL_TIME,
+  restoreTimes,
+  type StampedEntry,
+  stampedEntries,
+} from "./internal/neutral-times.js";
 
 /** What a leakage finding is about. */
 export type LeakageKind =
@@ -13,7 +20,9 @@ export type LeakageKind =
   | "fix-line"
   | "history"
   | "git-metadata"
-  | "extra-object";
+  | "extra-object"
+  | "pack-order"
+  | "timestamp";
 
 /** One leak: where (a path relative to the workspace) and what. */
 export interface LeakageFinding {
@@ -63,7 +72,11 @@ async function walkFiles(root: string, skipTopGit: boolean): Promise<string[]> {
  * Scans a workspace for leaks of the future: needles and the fix commit id in files, names,
  * `.git` metadata and every git object; the fix's distinctive added lines; and checks that
  * history is exactly one neutral, parentless commit on one branch, with no other refs, tags,
- * reflog entries, remotes, alternates or unreachable objects.
+ * reflog entries, remotes, alternates or unreachable objects, that the objects are stored in
+ * the neutral order (the commit, then trees and blobs by path), and that every entry's atime
+ * and mtime (folders and `.git` included) is the one neutral date, 2000-01-01. Times are read
+ * before anything is read, and put back afterwards where the checker may set them: checking a
+ * workspace leaves no atime behind.
  *
  * @example
  * ```ts
@@ -87,17 +100,65 @@ export async function checkLeakage(options: CheckLeakageOptions): Promise<Leakag
       options.maxFindings ?? 1000,
     );
     const rel = (path: string) => relative(dir, path) || ".";
-    const files = await scanWorkTree(dir, scanner, rel);
-    const objects = await checkHistory(dir, scanner, rel, options.engine);
-    await addFixLines(scanner, fix);
-    return {
-      clean: scanner.findings.length === 0,
-      findings: scanner.findings,
-      scanned: { files, objects },
-    };
+    const stamped = await stampedEntries(dir);
+    checkTimes(stamped, scanner);
+    try {
+      return await scanAll(dir, scanner, rel, options, fix);
+    } finally {
+      await putTimesBack(dir, stamped);
+    }
   } finally {
     await fix?.reader.close();
   }
+}
+
+/** Every time must be the neutral date: build times, or a reader's atimes, tell an order. */
+function checkTimes(stamped: readonly StampedEntry[], scanner: LeakScanner): void {
+  for (const { rel, stats } of stamped)
+    if (!hasNeutralTimes(stats))
+      scanner.add({
+        kind: "timestamp",
+        file: rel || ".",
+        detail: `atime ${stats.atime.toISOString()} and mtime ${stats.mtime.toISOString()} (expected both ${new Date(NEUTRAL_TIME * 1000).toISOString()})`,
+      });
+}
+
+/** Puts back the times the check found (its reads moved atimes); skipped where not allowed. */
+async function putTimesBack(dir: string, stamped: readonly StampedEntry[]): Promise<void> {
+  const seconds = (ns: bigint) => Number(ns / 1000n) / 1e6;
+  const byRel = new Map(stamped.map((entry) => [entry.rel, entry.stats]));
+  try {
+    await restoreTimes(
+      dir,
+      stamped.map((entry) => entry.rel),
+      (rel) => {
+        const stats = byRel.get(rel);
+        return stats
+          ? [seconds(stats.atimeNs), seconds(stats.mtimeNs)]
+          : [NEUTRAL_TIME, NEUTRAL_TIME];
+      },
+    );
+  } catch {
+    // Not the owner (a check of someone else's folder): the check itself found what it found.
+  }
+}
+
+/** The work tree, the git folder and the fix's lines. */
+async function scanAll(
+  dir: string,
+  scanner: LeakScanner,
+  rel: (path: string) => string,
+  options: CheckLeakageOptions,
+  fix: FixLeaks | undefined,
+): Promise<LeakageReport> {
+  const files = await scanWorkTree(dir, scanner, rel);
+  const objects = await checkHistory(dir, scanner, rel, options.engine);
+  await addFixLines(scanner, fix);
+  return {
+    clean: scanner.findings.length === 0,
+    findings: scanner.findings,
+    scanned: { files, objects },
+  };
 }
 
 async function requireDirectory(dir: string): Promise<void> {

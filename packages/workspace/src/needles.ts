@@ -97,16 +97,48 @@ export function compileNeedles(needles: readonly string[]): NeedleMatcher {
   };
 }
 
-/** The bytes a needle occurrence is replaced with: one `x` per byte, so offsets and lines stay. */
-export const REDACTION_BYTE = 0x78;
+/**
+ * The text a needle occurrence is replaced with: one plain, common word, the same for every
+ * needle and every length, so the replacement marks no place (a run of one character as long
+ * as the key, as `// TODO(xxxxxxxxxx)`, pointed at the bug). The match's line breaks are kept
+ * after it, so no line count or line number changes (byte offsets within a line do).
+ */
+export const REDACTION_TEXT = "issue";
+/** Used in turn when a needle matches {@link REDACTION_TEXT} itself. */
+const FALLBACK_TEXTS = ["ticket", "bug", "item"];
+/** Rounds of replacement before the last resort (replacements that form a needle again). */
+const MAX_ROUNDS = 4;
+
+/** The first replacement word no needle matches (undefined when all do). */
+function replacementFor(matcher: NeedleMatcher): string | undefined {
+  return [REDACTION_TEXT, ...FALLBACK_TEXTS].find(
+    (word) => matcher.find(Buffer.from(` ${word} `)).length === 0,
+  );
+}
+
+function replaceMatches(content: Buffer, matches: readonly NeedleMatch[], word: string): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (const match of matches) {
+    parts.push(content.subarray(at, match.offset));
+    const breaks = content.subarray(match.offset, match.offset + match.length).toString("latin1");
+    parts.push(Buffer.from(word + "\n".repeat(breaks.split("\n").length - 1)));
+    at = match.offset + match.length;
+  }
+  parts.push(content.subarray(at));
+  return Buffer.concat(parts);
+}
 
 /**
- * Replaces every needle occurrence with as many `x` bytes as it has, so no line count, line
- * number or byte offset changes. Returns the original buffer when nothing matched.
+ * Replaces every needle occurrence with {@link REDACTION_TEXT} (keeping its line breaks), so
+ * no line count or line number changes. Replacing again until no needle is left; a
+ * replacement that keeps forming a needle with its neighbours (or needles that match every
+ * replacement word) falls back to spaces. Returns the original buffer when nothing matched;
+ * `matches` are those of the first round, at offsets of the original content.
  *
  * @example
  * ```ts
- * scrubNeedles(Buffer.from("ZK-1 fixed\n"), compileNeedles(["ZK-1"])).content.toString(); // "xxxx fixed\n"
+ * scrubNeedles(Buffer.from("ZK-1 fixed\n"), compileNeedles(["ZK-1"])).content.toString(); // "issue fixed\n"
  * ```
  */
 export function scrubNeedles(
@@ -115,9 +147,20 @@ export function scrubNeedles(
 ): { content: Buffer; matches: NeedleMatch[] } {
   const matches = matcher.find(content);
   if (matches.length === 0) return { content, matches };
-  const out = Buffer.from(content);
-  for (const match of matches) {
-    out.fill(REDACTION_BYTE, match.offset, match.offset + match.length);
+  const word = replacementFor(matcher);
+  let out = content;
+  let found = matches;
+  for (let round = 0; found.length > 0; round++) {
+    const last = round >= MAX_ROUNDS || word === undefined;
+    out = replaceMatches(out, found, last ? " " : word);
+    found = matcher.find(out);
+    if (last && found.length > 0)
+      // Spaces cannot form a needle only if no needle is made of spaces and the neighbours:
+      // blank every byte of what is left but line breaks.
+      for (const match of found)
+        for (let i = match.offset; i < match.offset + match.length; i++)
+          if (out[i] !== 0x0a) out[i] = 0x20;
+    if (last) break;
   }
   return { content: out, matches };
 }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { WorkspaceEvent } from "./events.js";
+import { REDACTION_TEXT } from "./needles.js";
 import { prepareWorkspace } from "./prepare-workspace.js";
 import { git, type SourceFixture, sourceFixture } from "./testing/fixture-repo.js";
 import { snapshotTree } from "./testing/tree-snapshot.js";
@@ -126,15 +127,13 @@ describe("prepareWorkspace: nothing of the future", () => {
     ]);
     const original = git(source.dir, "show", `${source.buggy}:CHANGES.txt`);
     const scrubbed = readFileSync(join(out, "CHANGES.txt"), "utf8");
-    expect(scrubbed).toBe(
-      `${original.replace(source.issueKey, "x".repeat(source.issueKey.length))}\n`,
-    );
+    expect(scrubbed).toBe(`${original.replace(source.issueKey, REDACTION_TEXT)}\n`);
     expect(scrubbed.split("\n")).toHaveLength(original.split("\n").length + 1);
     expect(git(out, "status", "--porcelain")).toBe("");
     // The committed blob is the scrubbed one: git grep finds nothing (exit 1).
     expect(() => git(out, "grep", "-i", "zookeeper-2845", "HEAD")).toThrow();
     expect(git(out, "show", "HEAD:CHANGES.txt")).toContain(
-      "Older: xxxxxxxxxxxxxx was reported here.",
+      `Older: ${REDACTION_TEXT} was reported here.`,
     );
   });
 

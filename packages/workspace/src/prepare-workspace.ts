@@ -13,6 +13,7 @@ import {
 } from "./internal/base-workspace.js";
 import { chownTree, type Owner } from "./internal/copy-tree.js";
 import { materialize, type Replacement } from "./internal/materialize.js";
+import { neutralizeTimes } from "./internal/neutral-times.js";
 import { sourceKey } from "./internal/source-repo.js";
 import { removeStaleSiblings, tempSibling } from "./internal/temp-files.js";
 import { compileNeedles } from "./needles.js";
@@ -80,7 +81,9 @@ export interface PrepareWorkspaceResult {
 /**
  * Materializes the tree of `commit` into `dir` as a fresh git repository with exactly one
  * neutral commit (no remotes, tags, other refs, reflogs or source objects), scrubbing
- * `needles` without changing any line. The base workspace is built once per
+ * `needles` without changing any line. Nothing but the tree shows through: objects are packed
+ * by path, files and folders created in path order, and every atime and mtime (each copy of
+ * the cached base included) is 2000-01-01. The base workspace is built once per
  * (source, commit, needles) in the cache and copied for each call. Work happens in a temporary
  * sibling renamed onto `dir` at the end: an interrupted call leaves nothing at `dir`.
  *
@@ -106,6 +109,9 @@ export async function prepareWorkspace(
     made = plan.cacheDir
       ? await copyFromCache(plan, plan.cacheDir, temp)
       : await buildUncached(plan, temp);
+    // A copy keeps the base's times, and reading the base (scoring, an earlier copy's digest)
+    // moved its atimes: every time is set to the one neutral date again.
+    if (plan.cacheDir) await neutralizeTimes(temp);
     // An empty existing folder is replaced by the rename itself.
     if (options.replace && plan.existing) await removeAtomically(plan.dir);
     await rename(temp, plan.dir);
@@ -178,6 +184,13 @@ async function planWorkspace(options: PrepareWorkspaceOptions): Promise<Workspac
   return { options, dir, emit, needles, level, sharedCache, cacheDir, existing };
 }
 
+/**
+ * The layout of a cached base workspace, part of its cache key: bump it whenever what
+ * `materialize` writes changes, so a base built by an older version is never copied (2: the
+ * neutral object order, neutral times and the neutral scrub word).
+ */
+const BASE_LAYOUT_VERSION = 2;
+
 /** Without a base-workspace cache: materializes straight into `temp`. */
 async function buildUncached(plan: WorkspacePlan, temp: string): Promise<CopiedBase> {
   const t0 = performance.now();
@@ -197,7 +210,7 @@ async function copyFromCache(
     {
       cacheDir,
       identity: {
-        v: 1,
+        v: BASE_LAYOUT_VERSION,
         source: await sourceKey(options.source),
         commit: await resolveCommit(plan),
         needles: plan.needles,
@@ -264,7 +277,6 @@ async function build(plan: WorkspacePlan, target: string): Promise<BuiltWorkspac
     await mkdir(target);
     const result = await materialize({
       reader,
-      sourceGitDir: gitdir,
       commit: sourceCommit,
       dir: target,
       matcher: compileNeedles(plan.needles),

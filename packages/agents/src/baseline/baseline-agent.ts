@@ -33,7 +33,7 @@ export const baselineAgent: Agent = {
         DISTDEBUG_TASK: "/task",
         DISTDEBUG_WORKSPACE: "/workspace",
         DISTDEBUG_OUTPUT: "/output",
-        DISTDEBUG_INCIDENT_ID: context.incidentId,
+        DISTDEBUG_INCIDENT_ID: context.taskId,
         DISTDEBUG_ROW_BUDGET: String(rowBudget),
       },
     });

@@ -5,13 +5,14 @@ import { commandAgentEnv } from "./command-agent.js";
 
 const context = (config: unknown) => ({
   incidentId: "leasekv-77",
+  taskId: "task-0123456789abcdef",
   attempt: 2,
   deadline: 1_800_000_000_000,
   config: parseRunConfig(config),
 });
 
 describe("commandAgentEnv", () => {
-  it("tells the program its folders, incident, deadline and every limit of the config", () => {
+  it("tells the program its folders, opaque task id (never the incident id), deadline and every limit of the config", () => {
     const env = commandAgentEnv(
       context({
         agent: {
@@ -28,7 +29,7 @@ describe("commandAgentEnv", () => {
       DISTDEBUG_TASK: "/task",
       DISTDEBUG_WORKSPACE: "/workspace",
       DISTDEBUG_OUTPUT: "/output",
-      DISTDEBUG_INCIDENT_ID: "leasekv-77",
+      DISTDEBUG_INCIDENT_ID: "task-0123456789abcdef",
       DISTDEBUG_ATTEMPT: "2",
       DISTDEBUG_DEADLINE_MS: "1800000000000",
       DISTDEBUG_STEP_LIMIT: "40",
@@ -38,6 +39,7 @@ describe("commandAgentEnv", () => {
     });
     expect(env.DISTDEBUG_MODEL_NAME).toBeUndefined();
     expect(env.OPENAI_API_KEY).toBeUndefined();
+    expect(JSON.stringify(env)).not.toContain("leasekv-77");
   });
 
   it("with a model: its provider and name, and only the placeholder key", () => {

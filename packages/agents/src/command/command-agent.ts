@@ -34,7 +34,8 @@ const PROGRAM_OUTPUT_CHARS = 20_000;
 /**
  * The environment a `command` agent's program gets (besides the policy's own `PATH`, `HOME`,
  * `LANG`, `TERM`): the folders (`DISTDEBUG_TASK`, `DISTDEBUG_WORKSPACE`, `DISTDEBUG_OUTPUT`),
- * `DISTDEBUG_INCIDENT_ID`, `DISTDEBUG_ATTEMPT`, the deadline (`DISTDEBUG_DEADLINE_MS`, epoch
+ * `DISTDEBUG_INCIDENT_ID` (the attempt's opaque task id, as in `task.json`: never the incident's
+ * id), `DISTDEBUG_ATTEMPT`, the deadline (`DISTDEBUG_DEADLINE_MS`, epoch
  * milliseconds) and the config's limits (`DISTDEBUG_STEP_LIMIT`, `DISTDEBUG_COST_LIMIT_USD`,
  * `DISTDEBUG_TOKEN_LIMIT`, `DISTDEBUG_WALL_TIME_LIMIT_SEC`; 0 means no limit). With a model in
  * the config it also gets `OPENAI_BASE_URL` (`…/v1`) and `ANTHROPIC_BASE_URL` on the sandbox's
@@ -45,14 +46,14 @@ const PROGRAM_OUTPUT_CHARS = 20_000;
  * sets it, so Node's `fetch` works under the address-space limit.
  */
 export function commandAgentEnv(
-  context: Pick<AgentContext, "incidentId" | "attempt" | "deadline" | "config">,
+  context: Pick<AgentContext, "taskId" | "attempt" | "deadline" | "config">,
 ): Record<string, string> {
   const { config } = context;
   const env: Record<string, string> = {
     DISTDEBUG_TASK: "/task",
     DISTDEBUG_WORKSPACE: "/workspace",
     DISTDEBUG_OUTPUT: "/output",
-    DISTDEBUG_INCIDENT_ID: context.incidentId,
+    DISTDEBUG_INCIDENT_ID: context.taskId,
     DISTDEBUG_ATTEMPT: String(context.attempt),
     DISTDEBUG_DEADLINE_MS: String(context.deadline),
     DISTDEBUG_STEP_LIMIT: String(config.agent.stepLimit),

@@ -46,7 +46,8 @@ async function taskVariables(
   const report = await readFile(join(context.taskDir, manifest.report), "utf8");
   const { agent } = context.config;
   return {
-    incident_id: context.incidentId,
+    // The opaque task id: the model is never told which incident this is.
+    incident_id: context.taskId,
     title: manifest.title,
     system: manifest.system,
     languages: manifest.languages.join(", "),

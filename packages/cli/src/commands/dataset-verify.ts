@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { globToRegExp, loadDataset } from "@distdebug/dataset";
 import { findMirror, type IncidentVerification, verifyIncident } from "@distdebug/runner";
 import { defineCommand, optionalString, stringList, UsageError } from "../command.js";
-import { cacheDirOf } from "../render/cache-dir.js";
+import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
 
 function mirrorOptions(values: string[], cwd: string) {
   const dirs: string[] = [];
@@ -36,7 +36,7 @@ export default defineCommand({
       description: "a folder of local mirrors, or owner/name=<gitdir> (repeatable)",
     },
     bug: { type: "string", multiple: true, description: "incident id or glob (repeatable)" },
-    "cache-dir": { type: "string", description: "repository and scratch cache" },
+    ...CACHE_DIR_OPTION,
   },
   async run(args, io) {
     if (args.positionals.length !== 1) throw new UsageError("name one dataset folder");

@@ -12,7 +12,7 @@ import { type PreparedIncident, prepareIncident } from "@distdebug/runner";
 import { serialize } from "@distdebug/schema";
 import { errorMessage } from "../cli.js";
 import { defineCommand, optionalString, UsageError } from "../command.js";
-import { cacheDirOf } from "../render/cache-dir.js";
+import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
 
 /** Source files larger than this are not shown in the report. */
 const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
@@ -129,7 +129,7 @@ export default defineCommand({
       description:
         "dataset folder for gold notes and source code (default: the one run.json names)",
     },
-    "cache-dir": { type: "string", description: "repository and workspace cache" },
+    ...CACHE_DIR_OPTION,
   },
   async run(args, io) {
     if (args.positionals.length === 0) throw new UsageError("name at least one results folder");

@@ -22,7 +22,7 @@ import {
   stringList,
   UsageError,
 } from "../command.js";
-import { cacheDirOf } from "../render/cache-dir.js";
+import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
 import { createRunProgress } from "../render/run-progress.js";
 import { shardFromArgs, shardOptions, shardOutName } from "../shard-options.js";
 
@@ -61,22 +61,43 @@ async function chooseConfig(
   overrides: string[],
   cwd: string,
 ): Promise<RunConfig> {
-  if (files.length > 0) {
-    const config = await loadConfig({
-      files: files.map((file) => resolve(cwd, file)),
-      overrides: agent ? [...overrides, `agent.type=${agent}`] : overrides,
-    });
-    return config;
-  }
+  if (files.length > 0)
+    return asConfigError(() =>
+      loadConfig({
+        files: files.map((file) => resolve(cwd, file)),
+        overrides: agent ? [...overrides, `agent.type=${agent}`] : overrides,
+      }),
+    );
   const type = agent ?? "baseline";
   if (!["baseline", "mini", "command"].includes(type))
     throw new UsageError(
       `--agent: expected baseline, mini or command, found ${JSON.stringify(type)}`,
     );
   // --set applies to the built-in config too (without --config it names only the agent).
-  return parseRunConfig(applyOverrides({ name: type, agent: { type } }, overrides), {
-    source: overrides.length > 0 ? "--agent and --set" : "--agent",
-  });
+  const given = [
+    agent === undefined ? "the built-in baseline config" : `--agent ${agent}`,
+    ...overrides.map((override) => `--set ${override}`),
+  ];
+  return asConfigError(async () =>
+    parseRunConfig(applyOverrides({ name: type, agent: { type } }, overrides), {
+      source: given.join(" + "),
+    }),
+  );
+}
+
+/** A config that does not validate is `INVALID_CONFIG` (exit 2, before any attempt). */
+async function asConfigError(load: () => Promise<RunConfig>): Promise<RunConfig> {
+  try {
+    return await load();
+  } catch (error) {
+    if (!DistDebugError.isInstance(error) || error.code !== "INVALID_FILE") throw error;
+    throw new DistDebugError({
+      code: "INVALID_CONFIG",
+      message: error.message,
+      data: error.data,
+      cause: error,
+    });
+  }
 }
 
 /** `--out`, or the default `<results-dir>/<config name>[.shard-<i>-of-<n>]` (one folder per shard). */
@@ -93,7 +114,7 @@ function outDirOf(args: CommandArgs, config: RunConfig, shard: Shard | undefined
 
 export default defineCommand({
   usage:
-    "run [--config <file>]... [--agent baseline|mini|command] [--dataset <dir>] [--bug <id|glob>]... [--runs N] [--concurrency N] [--out <dir>] [--redo] [--rerun-infra] [--shard i/n] [--unsafe-no-sandbox]",
+    "run [--config <file>]... [--agent baseline|mini|command] [--dataset <dir>] [--bug <id|glob>]... [--runs N] [--concurrency N] [--set key.path=value]... [--out <dir>] [--cache-dir <dir>] [--redo] [--rerun-infra] [--shard i/n] [--unsafe-no-sandbox] [--json]",
   description:
     "Runs an agent on incidents: an anonymized workspace per attempt, the leakage check, the sandbox, the agent, and scoring. Finished attempts are reused (resume is the default); attempts that ended infra-error (a harness fault) are kept and the run exits 1 until they are rerun with --rerun-infra; Ctrl-C stops starting attempts and ends running ones as interrupted. Without --dataset, --bug looks the id up in the bundled datasets (the example dataset, then the real-incident catalog); without --bug the whole offline example dataset runs.",
   options: {
@@ -131,10 +152,7 @@ export default defineCommand({
       multiple: true,
       description: "config override key.path=value (repeatable)",
     },
-    "cache-dir": {
-      type: "string",
-      description: "repository and workspace cache (default ~/.cache/distdebug)",
-    },
+    ...CACHE_DIR_OPTION,
     ...shardOptions,
   },
   async run(args, io) {

@@ -6,7 +6,7 @@ import { serialize } from "@distdebug/schema";
 import { DEFAULT_SEED } from "@distdebug/stats";
 import { checkResultsFolder } from "@distdebug/submission";
 import { defineCommand, optionalString, parsePositiveInt, UsageError } from "../command.js";
-import { cacheDirOf } from "../render/cache-dir.js";
+import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
 
 function parseSeed(text: string): number {
   const value = Number(text);
@@ -30,7 +30,7 @@ export default defineCommand({
       type: "string",
       description: `bootstrap seed, a whole number >= 0 (default ${DEFAULT_SEED})`,
     },
-    "cache-dir": { type: "string", description: "repository and workspace cache" },
+    ...CACHE_DIR_OPTION,
     dataset: {
       type: "string",
       description:

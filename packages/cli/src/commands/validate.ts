@@ -1,5 +1,12 @@
 import { extname, resolve } from "node:path";
-import { formatOf, loadConfig, parseAnyFile, readFileChecked } from "@distdebug/schema";
+import {
+  DistDebugError,
+  type FileIssue,
+  formatOf,
+  loadConfig,
+  parseAnyFile,
+  readFileChecked,
+} from "@distdebug/schema";
 import { errorMessage } from "../cli.js";
 import { defineCommand, UsageError } from "../command.js";
 import { MAX_BLOCKS_OPTION, scoringParameters } from "../scoring-options.js";
@@ -10,6 +17,23 @@ interface Verdict {
   kind?: string;
   format?: string;
   error?: string;
+  /** The error's code (`INVALID_FILE`, `INVALID_CONFIG`, `FILE_NOT_FOUND`, ...). */
+  code?: string;
+  /** Each problem with its JSON path, as `run --json` reports them; empty when none has one. */
+  issues?: FileIssue[];
+}
+
+/** The verdict on a file that did not validate: the message, the code, the issues. */
+function failed(file: string, path: string, error: unknown): Verdict {
+  const known = DistDebugError.isInstance(error) ? error : undefined;
+  const data = known?.data as { issues?: FileIssue[] } | undefined;
+  return {
+    file,
+    ok: false,
+    error: errorMessage(error).replace(path, file),
+    ...(known ? { code: known.code } : {}),
+    issues: data?.issues ?? [],
+  };
 }
 
 async function validateOne(
@@ -30,7 +54,7 @@ async function validateOne(
     });
     return { file, ok: true, kind: result.kind, format: result.tag };
   } catch (error) {
-    return { file, ok: false, error: errorMessage(error).replace(path, file) };
+    return failed(file, path, error);
   }
 }
 

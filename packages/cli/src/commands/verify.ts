@@ -4,7 +4,7 @@ import { attemptPath } from "@distdebug/results";
 import { serialize } from "@distdebug/schema";
 import { verifySubmission } from "@distdebug/submission";
 import { defineCommand, optionalString, parsePositiveInt, UsageError } from "../command.js";
-import { cacheDirOf } from "../render/cache-dir.js";
+import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
 
 export default defineCommand({
   usage: "verify <archive> [--dataset dir] [--attempts N]",
@@ -20,7 +20,7 @@ export default defineCommand({
       description:
         "attempts per incident the benchmark requires, with --dataset (default: the archive's run.attempts, which its submitter chose)",
     },
-    "cache-dir": { type: "string", description: "repository and workspace cache" },
+    ...CACHE_DIR_OPTION,
     "skip-rescore": { type: "boolean", description: "check checksums and files only" },
   },
   async run(args, io) {

@@ -36,7 +36,7 @@ describe("distdebug workspace prepare", () => {
       /^prepared .*ws: 2 files .* built in \d+ ms\n {2}scrubbed "ISSUE-7" at src\/a.go:2\nleakage check: clean\n$/,
     );
     expect(readFileSync(join(base, "ws/src/a.go"), "utf8")).toBe(
-      "package a\n// see xxxxxxx for details\n",
+      "package a\n// see issue for details\n",
     );
     expect(git(join(base, "ws"), "log", "--all", "--oneline").split("\n")).toHaveLength(1);
 

@@ -12,7 +12,7 @@ import {
   stringList,
   UsageError,
 } from "../command.js";
-import { cacheDirOf } from "../render/cache-dir.js";
+import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
 import { TERMINAL } from "../render/terminal-text.js";
 
 const engines = new Set(["auto", "git", "isomorphic-git"]);
@@ -32,7 +32,7 @@ export default defineCommand({
     out: { type: "string", description: "the workspace folder to create" },
     needle: { type: "string", multiple: true, description: "a string to scrub (repeatable)" },
     "fix-commit": { type: "string", description: "the fix: scrubbed, then checked for leaks" },
-    "cache-dir": { type: "string", description: "cache folder (default ~/.cache/distdebug)" },
+    ...CACHE_DIR_OPTION,
     "no-cache": { type: "boolean", description: "build straight into --out, no base cache" },
     engine: { type: "string", description: "auto | git | isomorphic-git (default auto)" },
     replace: { type: "boolean", description: "replace an existing --out" },

@@ -53,10 +53,9 @@ function jsonMessage(line: string): string | undefined {
   }
 }
 
-function logfmtMessage(line: string): string | undefined {
-  const match = LOGFMT_MESSAGE.exec(line);
-  if (!match?.[1]) return undefined;
-  const raw = match[1];
+/** A captured value as printed: a quoted one unescaped, a bare one as is. */
+function unquoted(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
   if (!raw.startsWith('"')) return raw;
   try {
     return JSON.parse(raw) as string;
@@ -65,16 +64,12 @@ function logfmtMessage(line: string): string | undefined {
   }
 }
 
+function logfmtMessage(line: string): string | undefined {
+  return unquoted(LOGFMT_MESSAGE.exec(line)?.[1]);
+}
+
 function bracketedMessage(line: string): string | undefined {
-  const match = BRACKETED_RECORD.exec(line.trim());
-  if (!match?.[1]) return undefined;
-  const raw = match[1];
-  if (!raw.startsWith('"')) return raw;
-  try {
-    return JSON.parse(raw) as string;
-  } catch {
-    return raw.slice(1, -1);
-  }
+  return unquoted(BRACKETED_RECORD.exec(line.trim())?.[1]);
 }
 
 /** The line without its leading prefix tokens (timestamp, level, thread, logger). */

@@ -97,7 +97,9 @@ function isExternalPath(path: string): boolean {
     /@v\d/.test(path) ||
     path.startsWith("/rustc/") ||
     /\/\.cargo\/(?:registry|git)\//.test(path) ||
-    /\/(?:usr\/(?:local\/)?)?(?:go|lib\/go)\/src\//.test(path) ||
+    // Go's standard library (`/usr/local/go/src/runtime/...`), not a GOPATH checkout
+    // (`/home/ci/go/src/github.com/pingcap/tikv/...`, whose first folder holds a dot).
+    /\/go\/src\/[^/.]+\//.test(path) ||
     /\/lib\/python\d[\d.]*\/(?!site-packages\/)/.test(path)
   );
 }

@@ -1,4 +1,4 @@
-import type { Trajectory, TrajectoryStep } from "@distdebug/schema";
+import { spentUsd, type Trajectory, type TrajectoryStep } from "@distdebug/schema";
 import { formatCostUsd, formatTokens } from "@distdebug/stats";
 import { escapeHtml } from "./html.js";
 
@@ -68,7 +68,7 @@ export function trajectoryHtml(trajectory: Trajectory | undefined): string {
       `${formatTokens(usage.inputTokens + usage.outputTokens)} (${formatTokens(usage.inputTokens)} in, ${formatTokens(usage.outputTokens)} out, ${formatTokens(usage.cachedTokens)} cached)`,
     ],
     ["model calls", String(usage.calls)],
-    ["cost", formatCostUsd(usage.costUsd)],
+    ["cost", formatCostUsd(spentUsd(usage))],
     ["steps", String(trajectory.steps.length)],
   ];
   if (trajectory.durationMs !== undefined)

@@ -15,7 +15,7 @@ export function resolvePolicy(
 ): SandboxPolicy {
   const result = SandboxPolicy.safeParse(input ?? {});
   if (result.success) return result.data;
-  const { issues, text } = describeZodIssues(result.error, input ?? {});
+  const { issues, text } = describeZodIssues(result.error, input ?? {}, SandboxPolicy);
   throw new DistDebugError({
     code: "INVALID_CONFIG",
     message: `${source}: not a valid sandbox policy; ${issues.length} problem${issues.length === 1 ? "" : "s"}:\n${text}\nFix these fields of the sandbox policy.`,

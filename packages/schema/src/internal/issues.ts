@@ -1,5 +1,7 @@
 import type { z } from "zod";
+import { closest } from "../suggest.js";
 import { describeValue, jsonPath, valueAt } from "./describe.js";
+import { knownKeysAt } from "./known-keys.js";
 
 /** One problem found in a file: where, what was expected, what was found. */
 export interface FileIssue {
@@ -39,8 +41,6 @@ function expectedOf(issue: z.core.$ZodIssue): string {
       if (issue.format === "datetime")
         return "an ISO 8601 date and time with an offset, such as 2026-12-02T18:19:00Z";
       return issue.pattern ? `a string matching ${issue.pattern}` : `a ${issue.format} string`;
-    case "unrecognized_keys":
-      return `no key ${issue.keys.map((key) => JSON.stringify(key)).join(", ")}`;
     case "invalid_union":
       return issue.message && !issue.message.startsWith("Invalid input")
         ? issue.message
@@ -50,8 +50,41 @@ function expectedOf(issue: z.core.$ZodIssue): string {
   }
 }
 
-/** Turns zod's issues into {@link FileIssue}s with values read from the original input. */
-export function toFileIssues(error: z.ZodError, input: unknown): FileIssue[] {
+/**
+ * One issue per unknown key, at the key's own path, naming the keys the object knows (read
+ * from `schema` when given) and the closest one: `start_line` finds `startLine`.
+ */
+function unknownKeyIssues(
+  issue: z.core.$ZodIssueUnrecognizedKeys,
+  input: unknown,
+  schema: z.core.$ZodType | undefined,
+): FileIssue[] {
+  const known = schema ? knownKeysAt(schema, issue.path, input) : undefined;
+  return issue.keys.map((key) => {
+    const match = known && closest(key, known);
+    const expected =
+      match !== undefined
+        ? `a known key (did you mean ${JSON.stringify(match)}?)`
+        : known
+          ? `one of the keys ${known.map((name) => JSON.stringify(name)).join(", ")}`
+          : "no such key";
+    return {
+      path: jsonPath([...issue.path, key]),
+      expected,
+      found: `the unknown key ${JSON.stringify(key)}`,
+    };
+  });
+}
+
+/**
+ * Turns zod's issues into {@link FileIssue}s with values read from the original input. With
+ * the `schema` that failed, an unknown key gets a did-you-mean from the keys it knows.
+ */
+export function toFileIssues(
+  error: z.ZodError,
+  input: unknown,
+  schema?: z.core.$ZodType,
+): FileIssue[] {
   const out: FileIssue[] = [];
   const visit = (issue: z.core.$ZodIssue) => {
     // A union whose every branch failed at the same deeper place is clearer as those issues.
@@ -62,17 +95,25 @@ export function toFileIssues(error: z.ZodError, input: unknown): FileIssue[] {
         return;
       }
     }
-    const found =
-      issue.code === "unrecognized_keys"
-        ? `the extra key${issue.keys.length === 1 ? "" : "s"} ${issue.keys.join(", ")}`
-        : describeValue(valueAt(input, issue.path));
+    if (issue.code === "unrecognized_keys") {
+      out.push(...unknownKeyIssues(issue, input, schema));
+      return;
+    }
+    const found = describeValue(valueAt(input, issue.path));
     out.push({ path: jsonPath(issue.path), expected: expectedOf(issue), found });
   };
   for (const issue of error.issues) visit(issue);
   return out;
 }
 
-/** Renders issues as indented lines: `  - $.a.b: expected X, found Y`. */
+/**
+ * Renders issues as indented lines: `  - $.a.b: expected X, found Y`.
+ *
+ * @example
+ * ```ts
+ * formatIssues([{ path: "$.run.attempt", expected: "a known key", found: "the unknown key" }]);
+ * ```
+ */
 export function formatIssues(issues: readonly FileIssue[]): string {
   return issues
     .map((issue) => `  - ${issue.path}: expected ${issue.expected}, found ${issue.found}`)
@@ -92,7 +133,9 @@ export function formatIssues(issues: readonly FileIssue[]): string {
 export function describeZodIssues(
   error: z.ZodError,
   input: unknown,
+  /** The schema that failed, for a did-you-mean on unknown keys. */
+  schema?: z.core.$ZodType,
 ): { issues: FileIssue[]; text: string } {
-  const issues = toFileIssues(error, input);
+  const issues = toFileIssues(error, input, schema);
   return { issues, text: formatIssues(issues) };
 }

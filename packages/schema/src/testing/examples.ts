@@ -7,6 +7,19 @@ import type { FormatKind } from "../formats.js";
 export const repositoryRoot = join(import.meta.dirname, "..", "..", "..", "..");
 const root = repositoryRoot;
 
+/**
+ * Where the Python package `distdebug-schema` keeps its copy of the JSON Schema files
+ * (`pnpm schema:generate` writes both copies).
+ */
+export const pythonSchemaDir = join(
+  repositoryRoot,
+  "python",
+  "distdebug-schema",
+  "src",
+  "distdebug_schema",
+  "schemas",
+);
+
 /** Where the valid examples of each format live (globs from the repository root). */
 const seedGlobs: Record<FormatKind, string[]> = {
   incident: ["examples/dataset/*/incident.json", "datasets/catalog/kafka-1*/incident.json"],
@@ -30,6 +43,20 @@ const seedGlobs: Record<FormatKind, string[]> = {
   task: ["packages/schema/fixtures/valid/task.json"],
   repo_history: ["examples/dataset/*/repo/history.json"],
 };
+
+/**
+ * Keys whose value is a record (any key, by design: `model.parameters`, the trajectory's
+ * `extra`, `attempt.outputs`, ...): the strictness tests add no unknown key below them.
+ */
+export const openRecordKeys: ReadonlySet<string> = new Set([
+  ...["extra", "parameters", "timings", "outputs", "packages", "grammars"],
+  ...["metrics", "runToRun", "settings", "files", "env"],
+]);
+
+/** Is a path (of keys and indexes) at or below an open record? */
+export function isInOpenRecord(path: readonly (string | number)[]): boolean {
+  return path.some((key) => typeof key === "string" && openRecordKeys.has(key));
+}
 
 /** A JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -5,7 +5,8 @@ import { commitParents } from "../fix-lines.js";
 import { commitTree, entryKind, parseTree } from "../git-objects.js";
 import type { LeakScanner } from "./leak-scanner.js";
 import { NEUTRAL_IDENTITY, NEUTRAL_MESSAGE, NEUTRAL_TIME } from "./materialize.js";
-import { listObjectIds } from "./pack-reader.js";
+import { neutralObjectOrder } from "./neutral-order.js";
+import { listObjectIds, PackReader } from "./pack-reader.js";
 
 /** What the git-folder checks share: the folder, the scanner, and how paths are shown. */
 export interface GitLeakContext {
@@ -154,6 +155,7 @@ async function checkObjects(context: GitLeakContext, headRef: string | undefined
       detail: `${commits.length} commits stored (expected exactly 1): ${commits.slice(0, 5).join(", ")}`,
     });
   const reachable = reachableObjects(context, stored, headCommit);
+  if (reachable.size > 0) checkObjectOrder(context, stored, headCommit);
   for (const oid of ids)
     if (!reachable.has(oid))
       scanner.add({
@@ -189,6 +191,37 @@ async function scanObjects({
   } finally {
     await reader.close();
   }
+}
+
+/**
+ * The objects must be stored in the neutral order (see `neutralObjectOrder`): a pack written
+ * in the source's order (recency-ordered by git servers) names the files a fix changed by
+ * what comes last.
+ */
+function checkObjectOrder(
+  { gitDir, scanner }: GitLeakContext,
+  { ids, where, contents }: StoredObjects,
+  headCommit: string,
+): void {
+  const content = contents.get(headCommit);
+  if (!content) return;
+  const expected = neutralObjectOrder(headCommit, commitTree(content), (oid) => {
+    const tree = contents.get(oid);
+    return tree ? parseTree(tree) : undefined;
+  });
+  const reader = new PackReader(gitDir);
+  const stored = reader.storageOrder(ids);
+  reader.close();
+  const present = new Set(ids);
+  const wanted = expected.filter((oid) => present.has(oid));
+  const at = wanted.findIndex((oid, index) => stored[index] !== oid);
+  if (at < 0) return;
+  const found = stored[at] ?? "";
+  scanner.add({
+    kind: "pack-order",
+    file: where.get(found) ?? ".git/objects",
+    detail: `objects are not stored in the neutral order (the commit, then trees and blobs by path): object ${at + 1} is ${found}, expected ${wanted[at]}`,
+  });
 }
 
 /** The HEAD commit (which must be the neutral parentless one), its trees and blobs. */

@@ -1,5 +1,14 @@
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
-import { lutimes, mkdir, open, stat, symlink, unlink, writeFile } from "node:fs/promises";
+import {
+  chmodSync,
+  closeSync,
+  fchmod,
+  mkdirSync,
+  openSync,
+  symlinkSync,
+  write,
+  writeFileSync,
+} from "node:fs";
+import { mkdir, open, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DistDebugError } from "@distdebug/schema";
 import {
@@ -16,12 +25,13 @@ import type { NeedleMatcher } from "../needles.js";
 import { scrubNeedles } from "../needles.js";
 import { type EolRules, eolRules } from "./checkout-eol.js";
 import { type IndexEntry, serializeIndex } from "./index-writer.js";
+import { neutralObjectOrder } from "./neutral-order.js";
+import { NEUTRAL_TIME, neutralizeTimes } from "./neutral-times.js";
 import type { ObjectReader } from "./object-reader.js";
-import { PackReader } from "./pack-reader.js";
 import { PackWriter } from "./pack-writer.js";
 
-/** 2000-01-01T00:00:00Z: the commit date and the mtime of every file. */
-export const NEUTRAL_TIME = 946684800;
+export { NEUTRAL_TIME };
+
 /** The author and committer of the one workspace commit. */
 const NEUTRAL_PERSON: GitSignature = {
   name: "DistDebug",
@@ -61,8 +71,6 @@ export interface MaterializeResult {
 
 export interface MaterializeOptions {
   reader: ObjectReader;
-  /** The source's git folder (its pack indexes give the read order). */
-  sourceGitDir: string;
   /** Full id of the source commit. */
   commit: string;
   /** An existing empty folder to fill. */
@@ -138,6 +146,11 @@ interface SourceTree {
   dirs: Buffer[];
 }
 
+/** Bytewise path order: a folder before what it holds, and the same on every machine. */
+function byPath(a: { path: Buffer }, b: { path: Buffer }): number {
+  return Buffer.compare(a.path, b.path);
+}
+
 /** What writing the blobs did: the new id of each scrubbed blob, sizes and replacements. */
 interface WrittenBlobs {
   newBlobId: Map<string, string>;
@@ -168,7 +181,7 @@ export async function materialize(options: MaterializeOptions): Promise<Material
   const eol = await checkoutEol(reader, tree.files);
   const pack = new PackWriter(options.compressionLevel);
   const written = await writeBlobs(options, tree, { eol, fixMode, pack });
-  const newTree = rewriteTrees(tree, written.newBlobId, pack);
+  const { root: newTree, entries: newTrees } = rewriteTrees(tree, written.newBlobId, pack);
   const { oid: commit, payload: commitContent } = commitObject({
     tree: newTree,
     parents: [],
@@ -177,7 +190,10 @@ export async function materialize(options: MaterializeOptions): Promise<Material
     message: NEUTRAL_MESSAGE,
   });
   pack.add(commit, "commit", commitContent);
-  await writeGitDir(dir, pack, indexEntries(tree, written), commit);
+  const order = neutralObjectOrder(commit, newTree, (oid) => newTrees.get(oid));
+  await writeGitDir(dir, pack.ordered(order), indexEntries(tree, written), commit);
+  // Last: every time (files, folders, .git) the same fixed date, set after the last write.
+  await neutralizeTimes(dir);
   return {
     sourceTree: tree.root,
     tree: newTree,
@@ -211,6 +227,7 @@ async function walkSourceTree(
     }
     level = level.flatMap((node) => sortEntries(walked, node));
   }
+  walked.files.sort(byPath);
   return walked;
 }
 
@@ -236,12 +253,17 @@ function sortEntries(
   return next;
 }
 
-/** Creates every folder (submodules as empty ones); returns whether the umask strips mode bits. */
+/**
+ * Creates every folder (submodules as empty ones) in path order, so creation order (and inode
+ * numbers as far as they follow it) says nothing but the paths; returns whether the umask
+ * strips mode bits.
+ */
 async function makeFolders(dir: string, tree: SourceTree): Promise<boolean> {
   const dirBytes = Buffer.from(`${dir}/`);
   const fixMode = await fileUmaskStripsBits(dir);
   if (fixMode) chmodSync(dir, 0o755);
-  for (const path of [...tree.dirs, ...tree.submodules.map((submodule) => submodule.path)]) {
+  const folders = [...tree.dirs, ...tree.submodules.map((submodule) => submodule.path)];
+  for (const path of folders.sort(Buffer.compare)) {
     const target = Buffer.concat([dirBytes, path]);
     mkdirSync(target);
     // Folders are 755 whatever the umask, so a sandbox user can read the tree.
@@ -258,9 +280,11 @@ interface BlobSink {
 }
 
 /**
- * Reads the blobs in batches in the source's storage order (delta chains resolve with their
- * bases cached; the next batch is read while this one is written), scrubs them, adds them to
- * the pack and writes every file that uses them.
+ * Writes the files in path order, in batches: each batch's blobs are read (the next batch
+ * while this one is written), scrubbed and added to the pack, and its files are created one
+ * after another in path order (creation order, and inode numbers as far as they follow it,
+ * say nothing but the paths), then filled concurrently. Never in the source's storage order:
+ * a server's pack puts the files a fix changed last.
  */
 async function writeBlobs(
   options: MaterializeOptions,
@@ -268,15 +292,7 @@ async function writeBlobs(
   sink: BlobSink,
 ): Promise<WrittenBlobs> {
   const { reader, signal } = options;
-  const pathsByBlob = new Map<string, FileEntry[]>();
-  for (const file of tree.files) {
-    const list = pathsByBlob.get(file.oid);
-    if (list) list.push(file);
-    else pathsByBlob.set(file.oid, [file]);
-  }
-  const index = new PackReader(options.sourceGitDir);
-  const blobs = index.storageOrder([...pathsByBlob.keys()]);
-  index.close();
+  const { files } = tree;
   const written: WrittenBlobs = {
     newBlobId: new Map(),
     sizes: new Map(),
@@ -284,69 +300,89 @@ async function writeBlobs(
     replacements: [],
     bytes: 0,
   };
-  let done = 0;
-  const readBatch = (
-    from: number,
-  ): { next: number; objects: ReturnType<ObjectReader["readMany"]> } => {
-    const to = Math.min(blobs.length, from + BATCH_OBJECTS);
-    const objects = reader.readMany(blobs.slice(from, to));
+  const readBatch = (from: number) => {
+    const to = Math.min(files.length, from + BATCH_OBJECTS);
+    const objects = reader.readMany([...new Set(files.slice(from, to).map((file) => file.oid))]);
     // Awaited below; this keeps an abandoned read (after an abort) from being unhandled.
     objects.catch(() => {});
-    return { next: to, objects };
+    return { from, to, objects };
   };
-  let pending = blobs.length > 0 ? readBatch(0) : undefined;
+  let pending = files.length > 0 ? readBatch(0) : undefined;
   while (pending) {
     checkAborted(signal);
-    const objects = await pending.objects;
-    pending = pending.next < blobs.length ? readBatch(pending.next) : undefined;
-    const { jobs, packed } = scrubBatch(objects, pathsByBlob, options.matcher, written);
+    const batch = pending;
+    const objects = await batch.objects;
+    pending = batch.to < files.length ? readBatch(batch.to) : undefined;
+    const { jobs, packed } = scrubBatch(
+      files.slice(batch.from, batch.to),
+      objects,
+      options.matcher,
+      written,
+    );
     // The files are written in the thread pool while this thread compresses the batch.
     const writing = writeFiles(options.dir, jobs, sink, written);
     writing.catch(() => {});
     for (const blob of packed) sink.pack.add(blob.oid, "blob", blob.content);
     await writing;
-    done += jobs.length;
-    options.onProgress?.(done, tree.files.length);
+    options.onProgress?.(batch.to, files.length);
   }
   return written;
 }
 
 /**
- * Scrubs one batch of blobs; returns the files to write with their content and the blobs to
- * pack (in the batch's order).
+ * Scrubs one batch of blobs; returns the files to write with their content (in path order)
+ * and the blobs to pack.
  */
 function scrubBatch(
+  files: readonly FileEntry[],
   objects: Awaited<ReturnType<ObjectReader["readMany"]>>,
-  pathsByBlob: ReadonlyMap<string, FileEntry[]>,
   matcher: NeedleMatcher,
   written: WrittenBlobs,
 ): {
   jobs: { file: FileEntry; content: Buffer }[];
   packed: { oid: string; content: Buffer }[];
 } {
-  const jobs: { file: FileEntry; content: Buffer }[] = [];
+  const scrubbedById = new Map<string, ReturnType<typeof scrubNeedles>>();
   const packed: { oid: string; content: Buffer }[] = [];
   for (const object of objects) {
     const scrubbed = scrubNeedles(object.content, matcher);
     const oid = scrubbed.matches.length > 0 ? hashObject("blob", scrubbed.content) : object.oid;
+    scrubbedById.set(object.oid, scrubbed);
     written.newBlobId.set(object.oid, oid);
     written.sizes.set(object.oid, scrubbed.content.length);
     packed.push({ oid, content: scrubbed.content });
-    for (const file of pathsByBlob.get(object.oid) ?? []) {
-      jobs.push({ file, content: scrubbed.content });
-      written.bytes += scrubbed.content.length;
-      for (const match of scrubbed.matches)
-        written.replacements.push({
-          file: file.path.toString("utf8"),
-          line: match.line,
-          needle: match.needle,
-        });
-    }
+  }
+  const jobs: { file: FileEntry; content: Buffer }[] = [];
+  for (const file of files) {
+    const scrubbed = scrubbedById.get(file.oid);
+    if (!scrubbed)
+      throw new DistDebugError({
+        code: "WORKSPACE_ERROR",
+        message: `blob ${file.oid} of ${file.path.toString("utf8")} could not be read`,
+      });
+    jobs.push({ file, content: scrubbed.content });
+    written.bytes += scrubbed.content.length;
+    for (const match of scrubbed.matches)
+      written.replacements.push({
+        file: file.path.toString("utf8"),
+        line: match.line,
+        needle: match.needle,
+      });
   }
   return { jobs, packed };
 }
 
-/** Writes the files of a batch, {@link WRITERS} at a time. */
+/** A created regular file still to fill: its descriptor and content. */
+interface OpenFile {
+  fd: number;
+  content: Buffer;
+  mode: number;
+}
+
+/**
+ * Creates the files and symlinks of a batch one after another in path order (synchronously, so
+ * the order holds), then fills the files {@link WRITERS} at a time.
+ */
 async function writeFiles(
   dir: string,
   jobs: readonly { file: FileEntry; content: Buffer }[],
@@ -354,55 +390,73 @@ async function writeFiles(
   written: WrittenBlobs,
 ): Promise<void> {
   const dirBytes = Buffer.from(`${dir}/`);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(WRITERS, jobs.length) }, async () => {
-      while (next < jobs.length) {
-        const job = jobs[next++];
-        if (job) await writeOne(Buffer.concat([dirBytes, job.file.path]), job, sink, written);
+  const created: OpenFile[] = [];
+  try {
+    for (const { file, content: blob } of jobs) {
+      const target = Buffer.concat([dirBytes, file.path]);
+      if (entryKind(file.mode) === "symlink") {
+        symlinkSync(blob, target);
+        continue;
       }
-    }),
+      const content = sink.eol.convert(file.path.toString("utf8"), blob);
+      if (content !== blob) written.worktreeSizes.set(file, content.length);
+      const mode = file.mode === "100755" ? 0o755 : 0o644;
+      created.push({ fd: openSync(target, "wx", mode), content, mode });
+    }
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(WRITERS, created.length) }, async () => {
+        while (next < created.length) {
+          const job = created[next++];
+          if (job) await fillFile(job, sink.fixMode);
+        }
+      }),
+    );
+  } finally {
+    for (const job of created) closeSync(job.fd);
+  }
+}
+
+/** Writes a created file's content (and its mode where the umask stripped bits). */
+async function fillFile(job: OpenFile, fixMode: boolean): Promise<void> {
+  let at = 0;
+  while (at < job.content.length) {
+    const { bytesWritten } = await writeAt(job.fd, job.content, at);
+    at += bytesWritten;
+  }
+  if (fixMode) await fchmodAsync(job.fd, job.mode);
+}
+
+function writeAt(fd: number, content: Buffer, at: number): Promise<{ bytesWritten: number }> {
+  return new Promise((resolve, reject) =>
+    write(fd, content, at, content.length - at, at, (error, bytesWritten) =>
+      error ? reject(error) : resolve({ bytesWritten }),
+    ),
   );
 }
 
-/** Writes one file or symlink with the neutral mtime (line endings converted as checked out). */
-async function writeOne(
-  target: Buffer,
-  { file, content: blob }: { file: FileEntry; content: Buffer },
-  sink: BlobSink,
-  written: WrittenBlobs,
-): Promise<void> {
-  if (entryKind(file.mode) === "symlink") {
-    await symlink(blob, target);
-    await lutimes(target, NEUTRAL_TIME, NEUTRAL_TIME);
-    return;
-  }
-  const content = sink.eol.convert(file.path.toString("utf8"), blob);
-  if (content !== blob) written.worktreeSizes.set(file, content.length);
-  const mode = file.mode === "100755" ? 0o755 : 0o644;
-  const handle = await open(target, "wx", mode);
-  try {
-    if (content.length > 0) await handle.write(content, 0, content.length, 0);
-    if (sink.fixMode) await handle.chmod(mode);
-    await handle.utimes(NEUTRAL_TIME, NEUTRAL_TIME);
-  } finally {
-    await handle.close();
-  }
+function fchmodAsync(fd: number, mode: number): Promise<void> {
+  return new Promise((resolve, reject) =>
+    fchmod(fd, mode, (error) => (error ? reject(error) : resolve())),
+  );
 }
 
-/** Rewrites the trees whose blobs changed, bottom up, memoized by id; returns the root's id. */
+/**
+ * Rewrites the trees whose blobs changed, bottom up, memoized by id; returns the root's id
+ * and every written tree's entries by its id.
+ */
 function rewriteTrees(
   tree: SourceTree,
   newBlobId: ReadonlyMap<string, string>,
   pack: PackWriter,
-): string {
+): { root: string; entries: Map<string, TreeEntry[]> } {
   const newTreeId = new Map<string, string>();
+  const entries = new Map<string, TreeEntry[]>();
   const rewrite = (oid: string): string => {
     const known = newTreeId.get(oid);
     if (known) return known;
-    const entries = tree.trees.get(oid) ?? [];
     let changed = false;
-    const updated = entries.map((entry) => {
+    const updated = (tree.trees.get(oid) ?? []).map((entry) => {
       const kind = entryKind(entry.mode);
       const mapped =
         kind === "tree"
@@ -416,10 +470,11 @@ function rewriteTrees(
     const content = serializeTree(updated);
     const id = changed ? hashObject("tree", content) : oid;
     newTreeId.set(oid, id);
+    entries.set(id, updated);
     pack.add(id, "tree", content);
     return id;
   };
-  return rewrite(tree.root);
+  return { root: rewrite(tree.root), entries };
 }
 
 /** The index entries of the work tree (files with their work-tree sizes, then submodules). */

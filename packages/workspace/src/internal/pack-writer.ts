@@ -58,6 +58,18 @@ export class PackWriter {
     });
   }
 
+  /**
+   * Puts the objects in the given order (ids not in it last, by id): a pack's object order is
+   * visible to anyone who reads it (`git verify-pack -v`), so it must say nothing the order
+   * does not. Returns this writer.
+   */
+  ordered(order: readonly string[]): this {
+    const rank = new Map(order.map((oid, index) => [oid, index]));
+    const key = (entry: PackedEntry) => rank.get(entry.oid) ?? order.length;
+    this.entries.sort((a, b) => key(a) - key(b) || (a.oid < b.oid ? -1 : a.oid > b.oid ? 1 : 0));
+    return this;
+  }
+
   /** Writes `pack-<id>.pack` and `pack-<id>.idx` into `packDir`; returns the pack id. */
   async write(packDir: string): Promise<string> {
     const { entries } = this;

@@ -21,19 +21,29 @@ function distance(a: string, b: string): number {
   return d[rows * cols - 1]!;
 }
 
+/** A word without case and separators: `start_line`, `start-line` and `startLine` read alike. */
+function spelling(word: string): string {
+  return word.toLowerCase().replace(/[-_\s]/g, "");
+}
+
 /**
- * The candidate closest to `word` when it is a plausible typo (at most 2 edits, and at most a
- * third of the word), else undefined.
+ * The candidate closest to `word` when it is a plausible typo: the same word in another case
+ * or with other separators (`start_line` for `startLine`), or at most 2 edits and at most a
+ * third of the word away; else undefined.
  *
  * @example
  * ```ts
  * closest("scroe", ["score", "run"]); // "score"
+ * closest("start_line", ["path", "startLine"]); // "startLine"
  * ```
  */
 export function closest(word: string, candidates: Iterable<string>): string | undefined {
+  const list = [...candidates];
+  const sameWord = list.find((candidate) => spelling(candidate) === spelling(word));
+  if (sameWord !== undefined) return sameWord;
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
-  for (const candidate of candidates) {
+  for (const candidate of list) {
     const current = distance(word, candidate);
     if (current < bestDistance) {
       best = candidate;
@@ -44,7 +54,14 @@ export function closest(word: string, candidates: Iterable<string>): string | un
   return bestDistance <= limit ? best : undefined;
 }
 
-/** `" (did you mean X?)"` or an empty string. */
+/**
+ * `" (did you mean X?)"` or an empty string.
+ *
+ * @example
+ * ```ts
+ * didYouMean("enviroment", ["agent", "environment"]); // " (did you mean environment?)"
+ * ```
+ */
 export function didYouMean(word: string, candidates: Iterable<string>): string {
   const match = closest(word, candidates);
   return match === undefined ? "" : ` (did you mean ${match}?)`;
