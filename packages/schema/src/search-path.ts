@@ -25,7 +25,7 @@ const Seconds = z.number().min(0).nullable();
  * at which turn (the agent's actions counted from 1: `3` is the output of its third action),
  * and at what cost. Computed at scoring time from the trajectory and the current gold.
  */
-export const SearchPath = z.object({
+export const SearchPath = z.strictObject({
   /** False when the trajectory holds no observation (then every block not named is `unknown`). */
   observed: z.boolean(),
   /** The agent's turns (actions) in the trajectory. */
@@ -46,7 +46,7 @@ export const SearchPath = z.object({
   secondsToFirstCausalBlock: Seconds,
   /** Per gold block (in gold order): its outcome and the turns its file and itself first appeared. */
   blocks: z.array(
-    z.object({
+    z.strictObject({
       outcome: SearchOutcome,
       fileStep: Turn,
       blockStep: Turn,

@@ -83,12 +83,12 @@ export type RunToRun = z.infer<typeof RunToRun>;
 const Count = z.number().int().min(0);
 
 /** The first quartile, median and third quartile of a distribution (R-7 quantiles). */
-export const Quartiles = z.object({ q1: z.number(), median: z.number(), q3: z.number() });
+export const Quartiles = z.strictObject({ q1: z.number(), median: z.number(), q3: z.number() });
 /** Quartiles of a distribution. */
 export type Quartiles = z.infer<typeof Quartiles>;
 
 /** The cost of reaching the causal code, over the counted attempts that reached it. */
-export const SearchCost = z.object({
+export const SearchCost = z.strictObject({
   /** Counted attempts whose observations showed it. */
   attempts: Count,
   /** Turns (agent actions) until it first appeared; null when no attempt reached it. */
@@ -104,7 +104,7 @@ export type SearchCost = z.infer<typeof SearchCost>;
  * outcome class (an attempt's share is its blocks in the class over its gold blocks; aggregated
  * like the metrics, with the same incident bootstrap), and the cost of reaching the causal code.
  */
-export const SearchSummary = z.object({
+export const SearchSummary = z.strictObject({
   shares: z.record(SearchOutcome, Estimate),
   /** Counted attempts with observations (the others' blocks not named are `unknown`). */
   observedAttempts: Count,
