@@ -150,6 +150,8 @@ function scoreOnWorker(scorer: ScorerContext, input: ScoreInput): Promise<Diagno
     scorer: scorer.data,
     diagnosis: input.diagnosis,
     gold: input.gold,
+    ...(input.trajectory === undefined ? {} : { trajectory: input.trajectory }),
+    ...(input.missingReason === undefined ? {} : { missingReason: input.missingReason }),
   };
   return new Promise<DiagnosisScores>((resolve, reject) => {
     const finish = (settle: () => void) => {

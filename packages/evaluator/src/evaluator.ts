@@ -1,16 +1,24 @@
-import type { DiagnosisBlock, DiagnosisScores, Gold, ScoreWarning } from "@distdebug/schema";
-import { DistDebugError } from "@distdebug/schema";
+import type {
+  DiagnosisBlock,
+  DiagnosisScores,
+  Gold,
+  ScoreWarning,
+  Trajectory,
+} from "@distdebug/schema";
+import { DistDebugError, trajectoryTurns } from "@distdebug/schema";
 import type { AtomIndex, Definition } from "./atom-index.js";
 import type { ReadFile } from "./directory-reader.js";
 import { checkAborted, pacer } from "./internal/abort.js";
 import { toAtomIndex } from "./internal/build-index.js";
 import { FileStore, type LoadedFile } from "./internal/file-store.js";
+import { goldTexts } from "./internal/gold-text.js";
 import { IdentifierIndex, identifiersOf } from "./internal/identifier-index.js";
 import { readDiagnosis } from "./internal/read-diagnosis.js";
 import { RepositoryCounter, type RepositorySize } from "./internal/repository-size.js";
 import { resolveGold } from "./internal/resolve-gold.js";
 import { type ResolvedSpan, resolveSpan } from "./internal/resolve-span.js";
 import { scoreSpans } from "./internal/score-spans.js";
+import { searchPath } from "./internal/search-path.js";
 import { isCallable } from "./internal/symbols.js";
 import { DEFAULT_LANGUAGES, type LanguageChoice } from "./languages.js";
 import { scoreMissingDiagnosis } from "./missing-diagnosis.js";
@@ -60,6 +68,13 @@ export interface ScoreInput {
   gold: Pick<Gold, "incidentId" | "blocks">;
   /** Aborting stops scoring promptly with an `ABORTED` error. */
   signal?: AbortSignal;
+  /**
+   * The attempt's trajectory, for the search path (`search` in the scores; docs/guide/metrics.md).
+   * `null`: the attempt has none (every block not named is `unknown`). Absent: no `search`.
+   */
+  trajectory?: Pick<Trajectory, "startedAt" | "steps"> | null;
+  /** Why there is no diagnosis, when `diagnosis` is undefined (recorded in the warning). */
+  missingReason?: string;
 }
 
 /** A scorer bound to one buggy revision. */
@@ -274,11 +289,24 @@ async function resolveSpans(
   return spans;
 }
 
-/** One scoring pass. */
+/** One scoring pass, with the search path when a trajectory is given (or null). */
 async function scoreNow(state: EvaluatorState, input: ScoreInput): Promise<DiagnosisScores> {
+  const scores = await scoreDiagnosis(state, input);
+  if (input.trajectory === undefined) return scores;
+  const turns = input.trajectory ? trajectoryTurns(input.trajectory) : [];
+  const golds = await goldTexts(state.store, state.options.readFile, input.gold);
+  const reached = scores.goldBlocks.map((block) => block.reached);
+  const { parameters, versions, ...rest } = scores;
+  return { ...rest, search: searchPath(turns, golds, reached), parameters, versions };
+}
+
+/** Scores the diagnosis against the gold. */
+async function scoreDiagnosis(state: EvaluatorState, input: ScoreInput): Promise<DiagnosisScores> {
   const { gold, signal } = input;
   const { parameters, store } = state;
   checkAborted(signal);
+  if (input.diagnosis === undefined && input.missingReason !== undefined)
+    return scoreMissingDiagnosis({ gold, reason: input.missingReason, parameters });
   const read = readDiagnosis(input.diagnosis, parameters.maxDiagnosisBlocks);
   if (!read.valid) return scoreMissingDiagnosis({ gold, reason: read.reason, parameters });
   const { diagnosis } = read;

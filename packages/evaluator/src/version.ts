@@ -14,12 +14,14 @@ import { DEFAULT_MAX_DIAGNOSIS_BLOCKS, type ScoreParameters } from "@distdebug/s
  * file budget (`coverageFileFloor`), a path-only span earns no block coverage, and a path or
  * symbol over 1,000 characters is invalid.
  *
+ * 0.4.0: scores carry the search path (`search`) when the attempt's trajectory is given.
+ *
  * @example
  * ```ts
  * if (scores.versions.evaluator !== EVALUATOR_VERSION) rescore();
  * ```
  */
-export const EVALUATOR_VERSION = "0.3.0";
+export const EVALUATOR_VERSION = "0.4.0";
 
 /** Default `coverageSpanLimit`: a span of more significant rows earns no coverage. */
 export const DEFAULT_COVERAGE_SPAN_LIMIT = 40;

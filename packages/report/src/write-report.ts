@@ -7,6 +7,7 @@ import { escapeHtml, htmlPage, slug } from "./internal/html.js";
 import { REPORT_CSS } from "./internal/style.js";
 import { formatLeaderboard, rankSummaries } from "./leaderboard.js";
 import type { LoadedAttempt, LoadedResults } from "./load-results.js";
+import { searchPathSectionHtml } from "./search-path-section.js";
 import type { ReportSources } from "./sources.js";
 import {
   comparisonHtml,
@@ -134,6 +135,8 @@ export async function renderReport(options: RenderReportOptions): Promise<Render
     subgroupPanelsHtml(summaries),
     '<h2 id="run-to-run">Run-to-run variation</h2>',
     runToRunHtml(summaries),
+    '<h2 id="search-path">Search path</h2>',
+    searchPathSectionHtml(options.results),
   ];
   for (const results of options.results) {
     const configSlug = slugs.get(results) ?? slug(results.name);

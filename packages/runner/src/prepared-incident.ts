@@ -10,7 +10,13 @@ import {
   type DirectoryScorer,
   scoreMissingDiagnosis,
 } from "@distdebug/evaluator";
-import { type Diagnosis, type DiagnosisScores, DistDebugError, type Gold } from "@distdebug/schema";
+import {
+  type Diagnosis,
+  type DiagnosisScores,
+  DistDebugError,
+  type Gold,
+  type Trajectory,
+} from "@distdebug/schema";
 import {
   checkLeakage,
   openRepository,
@@ -41,9 +47,14 @@ export interface PreparedIncident {
   checkLeakage(dir: string): Promise<string[]>;
   /**
    * Scores a diagnosis (undefined: none valid) against the gold, in a worker thread within the
-   * scoring deadline; undefined when not scorable.
+   * scoring deadline; undefined when not scorable. With the attempt's trajectory (null: it has
+   * none) the scores carry the search path.
    */
-  score(diagnosis: Diagnosis | undefined, incidentId: string): Promise<DiagnosisScores | undefined>;
+  score(
+    diagnosis: Diagnosis | undefined,
+    incidentId: string,
+    trajectory?: Trajectory | null,
+  ): Promise<DiagnosisScores | undefined>;
   /** Stops the scorer's worker thread (it also stops by itself after a minute idle). */
   close(): Promise<void>;
 }
@@ -122,9 +133,12 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
         (finding) => `${finding.kind} in ${finding.file}${finding.line ? `:${finding.line}` : ""}`,
       );
     },
-    async score(diagnosis, incidentId) {
+    async score(diagnosis, incidentId, trajectory) {
       if (!gold) return undefined;
-      if (!diagnosis) return scoreMissingDiagnosis({ gold, reason: "no valid diagnosis" });
+      const missingReason = "no valid diagnosis";
+      // Without a trajectory (or a workspace to read the gold's text from) nothing needs the tree.
+      if (!diagnosis && (trajectory === undefined || !baseDir))
+        return scoreMissingDiagnosis({ gold, reason: missingReason });
       if (!baseDir)
         throw new DistDebugError({
           code: "INTERNAL",
@@ -134,7 +148,12 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
       // In a worker thread with a deadline: scoring never holds up the event loop that serves
       // running attempts, and a diagnosis that outlasts the deadline scores as invalid.
       scorer ??= createDirectoryScorer({ root: baseDir });
-      return scorer.score({ diagnosis, gold });
+      return scorer.score({
+        diagnosis,
+        gold,
+        ...(trajectory === undefined ? {} : { trajectory }),
+        ...(diagnosis ? {} : { missingReason }),
+      });
     },
     async close() {
       await scorer?.close();

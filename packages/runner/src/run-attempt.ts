@@ -33,6 +33,7 @@ import {
   holdAttemptResources,
   OUTPUT_DIR_BYTES,
 } from "./attempt-resources.js";
+import { readAttemptTrajectory } from "./attempt-trajectory.js";
 import type { AttemptPhase, RunEventListener } from "./events.js";
 import type { PreparedIncident } from "./prepared-incident.js";
 import { workDirPrefix } from "./work-dirs.js";
@@ -440,11 +441,15 @@ async function scoresOf(
   prepared: PreparedIncident,
 ): Promise<DiagnosisScores | undefined> {
   const diagnosis = run.state.status === "succeeded" ? run.state.diagnosis : undefined;
+  // The trajectory as written (secrets redacted), as `score` reads it later: the two agree.
+  const trajectory = await readAttemptTrajectory(run.folder.dir);
   if (diagnosis) {
-    const scores = await agentOutput(run, () => prepared.score(diagnosis, run.incidentId));
+    const scores = await agentOutput(run, () =>
+      prepared.score(diagnosis, run.incidentId, trajectory),
+    );
     if (scores !== AGENT_FAULT) return scores;
   }
-  return prepared.score(undefined, run.incidentId);
+  return prepared.score(undefined, run.incidentId, trajectory);
 }
 
 /** A failure of the attempt's steps: interrupted, the disk or memory budget, or the harness's fault. */

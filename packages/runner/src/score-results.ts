@@ -22,6 +22,7 @@ import {
 } from "@distdebug/schema";
 import { type AttemptRecord, type IncidentRecord, summarize } from "@distdebug/stats";
 import { defaultCacheDir } from "@distdebug/workspace";
+import { readAttemptTrajectory } from "./attempt-trajectory.js";
 import type { MirrorOptions } from "./find-mirror.js";
 import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
 import { HARNESS_VERSION } from "./version.js";
@@ -163,6 +164,7 @@ export async function scoreResults(options: ScoreResultsOptions): Promise<ScoreR
           scores = await prepared.score(
             record.status === "succeeded" ? diagnosis : undefined,
             incident.id,
+            await readAttemptTrajectory(dir),
           );
           let differs = false;
           if (scores) {
@@ -186,6 +188,7 @@ export async function scoreResults(options: ScoreResultsOptions): Promise<ScoreR
           status: record.status,
           usage: record.usage,
           ...(scores ? { metrics: scores.metrics } : {}),
+          ...(scores?.search ? { search: scores.search } : {}),
         });
       }
       // One incident at a time: its scorer's worker is not needed after its attempts.

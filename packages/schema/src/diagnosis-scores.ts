@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { formatTag, LineNumber } from "./common.js";
+import { SearchPath } from "./search-path.js";
 
 const Share = z.number().min(0).max(1);
 
@@ -169,6 +170,12 @@ export const DiagnosisScores = z.strictObject({
     creditedFiles: z.number().int().min(0),
   }),
   warnings: z.array(ScoreWarning),
+  /**
+   * The search path (docs/guide/metrics.md): which gold code the agent's observations showed,
+   * when and at what cost. Present when the attempt was scored with its trajectory (absent for
+   * a diagnosis scored alone, as `distdebug evaluate` does).
+   */
+  search: SearchPath.optional(),
   parameters: ScoreParameters,
   versions: z.strictObject({
     evaluator: z.string(),

@@ -96,9 +96,17 @@ export {
   sandboxEnvelopeProblems,
 } from "./sandbox-envelope.js";
 export { ReadOnlyBind, SandboxPolicy, type SandboxPolicyInput } from "./sandbox-policy.js";
+export { SearchOutcome, SearchPath } from "./search-path.js";
 export { LeakFinding, LeakKind, SubmissionManifest } from "./submission.js";
 export { closest, didYouMean } from "./suggest.js";
-export { Estimate, StatsMethod, Summary } from "./summary.js";
+export {
+  Estimate,
+  Quartiles,
+  SearchCost,
+  SearchSummary,
+  StatsMethod,
+  Summary,
+} from "./summary.js";
 export { TaskManifest } from "./task.js";
 export {
   CommandStep,
@@ -107,6 +115,11 @@ export {
   Trajectory,
   TrajectoryStep,
 } from "./trajectory.js";
+export {
+  type TrajectoryTurn,
+  type TurnObservation,
+  trajectoryTurns,
+} from "./trajectory-turns.js";
 export {
   type CallTokens,
   foldCacheUsage,

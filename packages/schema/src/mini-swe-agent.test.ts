@@ -43,6 +43,32 @@ describe("mini-swe-agent trajectories", () => {
     ).toEqual(["system", "user", "assistant", "assistant", "assistant"]);
   });
 
+  it("decodes a tool message's JSON observation (mini-swe-agent 2.x tool calls): the output as printed, lines and all", () => {
+    const output = "     1\tpackage lease\n     2\t\n";
+    const trajectory = parseTrajectory(
+      JSON.stringify({
+        trajectory_format: "mini-swe-agent-1.1",
+        info: { exit_status: "Submitted", submission: "" },
+        messages: [
+          { role: "system", content: "s" },
+          { role: "user", content: "task" },
+          {
+            role: "assistant",
+            content: "step 0",
+            extra: { actions: [{ command: "cat -n lease/lessor.go | head -2" }] },
+          },
+          {
+            role: "tool",
+            content: JSON.stringify({ returncode: 3, output }, null, 2),
+            extra: { returncode: 3 },
+          },
+        ],
+      }),
+    );
+    const command = trajectory.steps.find((step) => step.type === "command");
+    expect(command).toMatchObject({ exitCode: 3, output });
+  });
+
   it("converts the older bare message list: exit status from the last message, summed cost, format errors", async () => {
     const text = await fixture("mini-swe-agent-legacy.traj.json");
     expect(detectFormat(text).tag).toBe("mini-swe-agent-legacy");

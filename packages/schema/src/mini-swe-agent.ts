@@ -114,9 +114,33 @@ function actionsOf(message: MiniSweAgentMessage): string[] {
 }
 
 /** Exit code and output of an observation message. */
+/**
+ * A tool message's content as mini-swe-agent 2.x writes it for tool calls, a JSON object
+ * `{"returncode": 0, "output": "..."}`; undefined for any other text.
+ */
+function jsonObservation(text: string): { returncode?: number; output: string } | undefined {
+  if (!text.trimStart().startsWith("{")) return undefined;
+  try {
+    const value = asRecord(JSON.parse(text));
+    if (typeof value?.output !== "string") return undefined;
+    const returncode = asNumber(value.returncode);
+    return { output: value.output, ...(returncode === undefined ? {} : { returncode }) };
+  } catch {
+    return undefined;
+  }
+}
+
 function observationOf(message: MiniSweAgentMessage): { exitCode: number | null; output: string } {
   const extra = message.extra ?? {};
   const text = contentText(message.content);
+  const json = jsonObservation(text);
+  if (json) {
+    const code = asNumber(extra.returncode) ?? json.returncode ?? null;
+    return {
+      exitCode: code,
+      output: typeof extra.output === "string" ? extra.output : json.output,
+    };
+  }
   const code = asNumber(extra.returncode) ?? asNumber(extra.exit_code);
   const tagged = /<returncode>\s*(-?\d+)\s*<\/returncode>/.exec(text);
   const exitCode = code ?? (tagged ? Number(tagged[1]) : null);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { formatTag } from "./common.js";
+import { SearchOutcome } from "./search-path.js";
 
 /** The four headline metrics the stats package aggregates; every one a share in [0, 1]. */
 export const MetricName = z.enum([
@@ -81,6 +82,38 @@ export type RunToRun = z.infer<typeof RunToRun>;
 
 const Count = z.number().int().min(0);
 
+/** The first quartile, median and third quartile of a distribution (R-7 quantiles). */
+export const Quartiles = z.strictObject({ q1: z.number(), median: z.number(), q3: z.number() });
+/** Quartiles of a distribution. */
+export type Quartiles = z.infer<typeof Quartiles>;
+
+/** The cost of reaching the causal code, over the counted attempts that reached it. */
+export const SearchCost = z.strictObject({
+  /** Counted attempts whose observations showed it. */
+  attempts: Count,
+  /** Turns (agent actions) until it first appeared; null when no attempt reached it. */
+  steps: Quartiles.nullable(),
+  /** Tokens until then; null when no attempt that reached it records tokens. */
+  tokens: Quartiles.nullable(),
+});
+/** The cost of reaching the causal code. */
+export type SearchCost = z.infer<typeof SearchCost>;
+
+/**
+ * The search path of a configuration (docs/guide/metrics.md): the share of gold blocks per
+ * outcome class (an attempt's share is its blocks in the class over its gold blocks; aggregated
+ * like the metrics, with the same incident bootstrap), and the cost of reaching the causal code.
+ */
+export const SearchSummary = z.strictObject({
+  shares: z.record(SearchOutcome, Estimate),
+  /** Counted attempts with observations (the others' blocks not named are `unknown`). */
+  observedAttempts: Count,
+  toFirstCausalFile: SearchCost,
+  toFirstCausalBlock: SearchCost,
+});
+/** The search path of a configuration. */
+export type SearchSummary = z.infer<typeof SearchSummary>;
+
 /** `summary.json`: the statistics of one results folder. Metrics are shares in [0, 1]. */
 export const Summary = z.strictObject({
   format: formatTag("summary", 1),
@@ -148,6 +181,8 @@ export const Summary = z.strictObject({
       }),
     )
     .default([]),
+  /** The search path (present when written by a harness that computes it). */
+  search: SearchSummary.optional(),
   /** Present when there are at least two runs. */
   runToRun: z.record(MetricName, RunToRun).optional(),
   incidents: z.array(
@@ -158,6 +193,8 @@ export const Summary = z.strictObject({
       failed: Count,
       /** Incident means; absent when the incident has no counted attempt. */
       metrics: z.record(MetricName, z.number()).optional(),
+      /** Incident means of the search outcome shares; absent with the metrics. */
+      search: z.record(SearchOutcome, z.number()).optional(),
     }),
   ),
   missing: z

@@ -3,6 +3,7 @@ import {
   DistDebugError,
   type Incident,
   type ScoreMetrics,
+  type SearchPath,
   Summary,
   spentUsd,
 } from "@distdebug/schema";
@@ -18,6 +19,8 @@ export const METRIC_NAMES: readonly MetricName[] = Summary.shape.metrics.keyType
 export type AttemptRecord = Pick<Attempt, "incidentId" | "attempt" | "status" | "usage"> & {
   /** The attempt's scores; absent when there was no diagnosis. */
   metrics?: Pick<ScoreMetrics, MetricName> | undefined;
+  /** The attempt's search path (`search` of its diagnosis_scores.json), when scored with one. */
+  search?: SearchPath | undefined;
 };
 
 /** One incident as the stats package reads it (fields of `incident.json` and the gold block count). */

@@ -16,7 +16,8 @@ import {
 } from "./bootstrap.js";
 import { type MethodOptions, resolveMethod } from "./method.js";
 import { powerAnalysis } from "./power.js";
-import { sharedResamplePlan } from "./resample-plan.js";
+import { type ResamplePlan, sharedResamplePlan } from "./resample-plan.js";
+import { incidentOutcomeShares } from "./search-summary.js";
 
 /** One configuration to compare: its summary, or its attempt set. */
 export type CompareInput =
@@ -79,6 +80,11 @@ export interface Comparison {
   }[];
   pairs: PairComparison[];
   ranks: RankTable[];
+  /**
+   * Paired differences a - b in the share of gold blocks shown but not named (the search path),
+   * on the same pairs as `pairs`; absent unless every configuration has search paths.
+   */
+  shownNotNamed?: { a: string; b: string; difference: Difference }[];
 }
 
 function isSummary(input: CompareInput): input is Summary {
@@ -88,11 +94,20 @@ function isSummary(input: CompareInput): input is Summary {
 function incidentValues(input: CompareInput): {
   name: string;
   values: Map<string, Record<MetricName, number>>;
+  /** Per incident, the share of gold blocks shown but not named; undefined without search paths. */
+  shownNotNamed: Map<string, number> | undefined;
 } {
   const values = new Map<string, Record<MetricName, number>>();
+  let shownNotNamed: Map<string, number> | undefined;
   if (isSummary(input)) {
     for (const incident of input.incidents)
       if (incident.metrics) values.set(incident.id, incident.metrics);
+    if (input.search)
+      shownNotNamed = new Map(
+        input.incidents.flatMap((incident) =>
+          incident.search ? [[incident.id, incident.search["shown-not-named"]] as const] : [],
+        ),
+      );
   } else {
     const aggregation = aggregateAttempts(
       input.attempts,
@@ -100,8 +115,44 @@ function incidentValues(input: CompareInput): {
       input.attemptsPerIncident,
     );
     for (const row of aggregation.scored) if (row.means) values.set(row.incident.id, row.means);
+    if (input.attempts.some((attempt) => attempt.search)) {
+      const byKey = new Map(input.attempts.map((a) => [`${a.incidentId}\u0000${a.attempt}`, a]));
+      const shares = incidentOutcomeShares(aggregation.scored, byKey);
+      shownNotNamed = new Map(
+        aggregation.scored.map((row, i) => [row.incident.id, shares[i]?.["shown-not-named"] ?? 0]),
+      );
+    }
   }
-  return { name: input.name, values };
+  return { name: input.name, values, shownNotNamed };
+}
+
+/** The paired differences in the shown-not-named share, when every configuration has it. */
+function shownNotNamedPairs(
+  configs: readonly ReturnType<typeof incidentValues>[],
+  incidents: readonly string[],
+  plan: ResamplePlan,
+  interval: Interval,
+  firstOnly: boolean,
+): Comparison["shownNotNamed"] {
+  if (configs.some((config) => !config.shownNotNamed)) return undefined;
+  const values = configs.map((config) => incidents.map((id) => config.shownNotNamed?.get(id) ?? 0));
+  const results = values.map((list) => bootstrapMean(list, plan, interval));
+  const pairs: NonNullable<Comparison["shownNotNamed"]> = [];
+  configs.forEach((first, i) => {
+    if (firstOnly && i !== 0) return;
+    configs.slice(i + 1).forEach((second, offset) => {
+      const j = i + 1 + offset;
+      const { difference } = pairedDifference(
+        values[i] ?? [],
+        results[i]?.replicates ?? new Float64Array(0),
+        values[j] ?? [],
+        results[j]?.replicates ?? new Float64Array(0),
+        interval,
+      );
+      pairs.push({ a: first.name, b: second.name, difference });
+    });
+  });
+  return pairs;
 }
 
 /**
@@ -133,6 +184,8 @@ export function compare(options: CompareOptions): Comparison {
     for (const [metric, list] of values) results.set(metric, bootstrapMean(list, plan, interval));
     return { name: config.name, values, results };
   });
+  const firstOnly = (options.pairs ?? "all") === "first";
+  const shownNotNamed = shownNotNamedPairs(configs, incidents, plan, interval, firstOnly);
   return {
     method,
     metrics,
@@ -142,9 +195,10 @@ export function compare(options: CompareOptions): Comparison {
     pairs: pairComparisons(figures, metrics, interval, {
       n: incidents.length,
       deltas: options.powerDeltas ?? [0.02, 0.05, 0.1],
-      firstOnly: (options.pairs ?? "all") === "first",
+      firstOnly,
     }),
     ranks: metrics.map((metric) => rankTable(metric, figures, method.resamples)),
+    ...(shownNotNamed ? { shownNotNamed } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import { exactMean } from "./internal/exact-sum.js";
 import { type MethodOptions, resolveMethod } from "./method.js";
 import { sharedResamplePlan } from "./resample-plan.js";
 import { runToRun } from "./run-to-run.js";
+import { searchSummary } from "./search-summary.js";
 import { subgroupTables } from "./subgroups.js";
 
 /** Options of {@link summarize}. */
@@ -74,8 +75,11 @@ export function summarize(options: SummarizeOptions): Summary {
 
   const metrics = {} as Summary["metrics"];
   const results = new Map<MetricName, MeanResult>();
-  if (n > 0) {
-    const plan = sharedResamplePlan({ size: n, resamples: method.resamples, seed: method.seed });
+  const plan =
+    n > 0
+      ? sharedResamplePlan({ size: n, resamples: method.resamples, seed: method.seed })
+      : undefined;
+  if (plan) {
     for (const metric of METRIC_NAMES) {
       const result = bootstrapMean(values.get(metric) ?? [], plan, interval);
       results.set(metric, result);
@@ -141,6 +145,15 @@ export function summarize(options: SummarizeOptions): Summary {
     missing: aggregation.missing,
     rerun: aggregation.rerun,
   };
+  if (options.attempts.some((attempt) => attempt.search)) {
+    const search = searchSummary({ scored, attempts: options.attempts, plan, interval });
+    summary.search = search.summary;
+    const shares = new Map(scored.map((row, i) => [row.incident.id, search.perIncident[i]]));
+    summary.incidents = summary.incidents.map((incident) => {
+      const value = shares.get(incident.id);
+      return value ? { ...incident, search: { ...value } } : incident;
+    });
+  }
   const file = results.get("fileCoverage");
   const block = results.get("blockCoverage");
   if (file && block)
@@ -173,7 +186,7 @@ export function summarize(options: SummarizeOptions): Summary {
 
 /** Rebuilds the summary in the schema's key order, so the serialized bytes never depend on assignment order. */
 function orderKeys(summary: Summary): Summary {
-  const { localizationGap, runToRun: variation, ...rest } = summary;
+  const { localizationGap, runToRun: variation, search, ...rest } = summary;
   return {
     format: rest.format,
     name: rest.name,
@@ -186,6 +199,7 @@ function orderKeys(summary: Summary): Summary {
     ...(localizationGap ? { localizationGap } : {}),
     subgroups: rest.subgroups,
     subgroupDifferences: rest.subgroupDifferences,
+    ...(search ? { search } : {}),
     ...(variation ? { runToRun: variation } : {}),
     incidents: rest.incidents,
     missing: rest.missing,

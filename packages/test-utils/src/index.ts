@@ -21,6 +21,7 @@ export {
 } from "./gitdir.js";
 export { paxRecords, type RawTarEntry, rawTar, rawTarGz } from "./raw-tar.js";
 export { catalogDatasetDir, exampleDatasetDir, repoPath, repoRoot } from "./repo-paths.js";
+export { LEASEKV_SEARCH_COMMANDS, LEASEKV_WRONG_DIAGNOSIS } from "./search-script.js";
 export {
   type FixtureEntry,
   type FixtureFiles,

@@ -2,11 +2,13 @@ import { execFileSync } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { parseAttempt, parseDiagnosis, parseTrajectory } from "@distdebug/schema";
+import { DiagnosisScores, parseAttempt, parseDiagnosis, parseTrajectory } from "@distdebug/schema";
 import {
   anthropicBody,
   type FakeModelServer,
   type FakeRequest,
+  LEASEKV_SEARCH_COMMANDS,
+  LEASEKV_WRONG_DIAGNOSIS,
   openAiBody,
   startFakeModelServer,
   testdir,
@@ -184,6 +186,31 @@ const MINI_SCRIPT = [
   { command: "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", input: 2000, output: 12 },
 ];
 
+/** Runs the real mini-swe-agent on leasekv-77 against a scripted model (one tool call a turn). */
+async function runMiniSweAgent(script: { command: string; input: number; output: number }[]) {
+  const model = await startFakeModelServer((_request, index) => {
+    const step = script[Math.min(index, script.length - 1)]!;
+    return { body: bashToolCall(index, step.command, step) };
+  });
+  server = model;
+  const pythonHome = dirname(dirname(realpathSync(venvPython)));
+  const run = await runLeasekv(
+    ["configs/command/mini-swe-agent-2.4.6.yaml"],
+    [
+      bindsOverride([
+        { source: join(repoRoot, ".venv"), target: "/opt/venv" },
+        // A Python under /usr is in the sandbox already (a bind there is refused).
+        ...(pythonHome.startsWith("/usr") ? [] : [{ source: pythonHome }]),
+        { source: join(repoRoot, "examples/mini-swe-agent"), target: "/opt/mini-config" },
+      ]),
+      "model.name=scripted-model",
+      "agent.wallTimeLimitSec=240",
+    ],
+    { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: `${model.url}/v1` },
+  );
+  return { ...run, requests: model.requests };
+}
+
 describe("the real mini-swe-agent 2.4.6 as a command agent", () => {
   // mini-swe-agent imports litellm (several seconds of Python start-up per process on a loaded
   // 2-core machine) and runs four model turns: a generous timeout.
@@ -192,25 +219,7 @@ describe("the real mini-swe-agent 2.4.6 as a command agent", () => {
   }, async (context) => {
     const missing = miniSweAgentMissing();
     if (missing) context.skip(missing);
-    server = await startFakeModelServer((_request, index) => {
-      const step = MINI_SCRIPT[Math.min(index, MINI_SCRIPT.length - 1)]!;
-      return { body: bashToolCall(index, step.command, step) };
-    });
-    const pythonHome = dirname(dirname(realpathSync(venvPython)));
-    const { code, io, attemptDir, results } = await runLeasekv(
-      ["configs/command/mini-swe-agent-2.4.6.yaml"],
-      [
-        bindsOverride([
-          { source: join(repoRoot, ".venv"), target: "/opt/venv" },
-          // A Python under /usr is in the sandbox already (a bind there is refused).
-          ...(pythonHome.startsWith("/usr") ? [] : [{ source: pythonHome }]),
-          { source: join(repoRoot, "examples/mini-swe-agent"), target: "/opt/mini-config" },
-        ]),
-        "model.name=scripted-model",
-        "agent.wallTimeLimitSec=240",
-      ],
-      { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: `${server.url}/v1` },
-    );
+    const { code, io, attemptDir, results, requests } = await runMiniSweAgent(MINI_SCRIPT);
     expect(code, io.err()).toBe(0);
     const attempt = parseAttempt(await readFile(join(attemptDir, "attempt.json"), "utf8"));
     expect(attempt.error).toBeUndefined();
@@ -219,8 +228,8 @@ describe("the real mini-swe-agent 2.4.6 as a command agent", () => {
     expect(attempt.metrics?.blockCoverage).toBe(1);
 
     // Every call reached the scripted server through the gateway, which added the real key.
-    expect(server.requests).toHaveLength(MINI_SCRIPT.length);
-    for (const request of server.requests) {
+    expect(requests).toHaveLength(MINI_SCRIPT.length);
+    for (const request of requests) {
       expect(request.headers.authorization).toBe(`Bearer ${KEY}`);
       expect((request.body as { model: string }).model).toBe("scripted-model");
     }
@@ -245,11 +254,44 @@ describe("the real mini-swe-agent 2.4.6 as a command agent", () => {
     expect(envOutput).toContain("OPENAI_BASE_URL=http://127.0.0.1:");
     for (const step of commands)
       if (step.type === "command") expect(step.output).not.toContain(KEY);
-    for (const request of server.requests) expect(JSON.stringify(request.body)).not.toContain(KEY);
+    for (const request of requests) expect(JSON.stringify(request.body)).not.toContain(KEY);
     for (const file of await filesUnder(results)) expect(file.text, file.path).not.toContain(KEY);
 
     const diagnosis = parseDiagnosis(await readFile(join(attemptDir, "diagnosis.json")));
     expect(diagnosis.blocks).toHaveLength(2);
+  });
+
+  // Eight model turns of the real mini-swe-agent (litellm's start-up per process): generous.
+  it("its converted trajectory gives the search path as scripted: the causal file at turn 4, the block at turn 6, a wrong answer", {
+    timeout: 300_000,
+  }, async (context) => {
+    const missing = miniSweAgentMissing();
+    if (missing) context.skip(missing);
+    const script = [
+      ...LEASEKV_SEARCH_COMMANDS,
+      LEASEKV_WRONG_DIAGNOSIS,
+      "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT",
+    ].map((command, i) => ({ command, input: 1000 * (i + 1), output: 10 }));
+    const { code, io, attemptDir } = await runMiniSweAgent(script);
+    expect(code, io.err()).toBe(0);
+    const scores = DiagnosisScores.parse(
+      JSON.parse(await readFile(join(attemptDir, "diagnosis_scores.json"), "utf8")),
+    );
+    expect(scores.metrics.blockCoverage).toBe(0);
+    expect(scores.search).toMatchObject({
+      observed: true,
+      turns: 8,
+      causalBlocksShown: [0],
+      firstCausalFileStep: 4,
+      firstCausalBlockStep: 6,
+      // The gateway's metered calls (no times in mini's record): the k-th call is turn k's.
+      tokensToFirstCausalFile: 10_040,
+      tokensToFirstCausalBlock: 21_060,
+      blocks: [
+        { outcome: "shown-not-named", fileStep: 4, blockStep: 6 },
+        { outcome: "never-shown", fileStep: null, blockStep: null },
+      ],
+    });
   });
 });
 

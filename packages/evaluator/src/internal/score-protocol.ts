@@ -1,4 +1,5 @@
 import type { DiagnosisScores, DistDebugErrorCode, Gold } from "@distdebug/schema";
+import type { ScoreInput } from "../evaluator.js";
 import type { LanguageChoice } from "../languages.js";
 import type { EvaluatorParameters } from "../parameters.js";
 
@@ -24,6 +25,8 @@ export type ScoreRequest =
       scorer: ScoreWorkerData;
       diagnosis: unknown;
       gold: Pick<Gold, "incidentId" | "blocks">;
+      trajectory?: ScoreInput["trajectory"];
+      missingReason?: string;
     }
   | { type: "close"; key: string };
 

@@ -34,7 +34,12 @@ parentPort?.on("message", async (request: ScoreRequest) => {
     const evaluator = evaluatorOf(request.key, request.scorer);
     reply = {
       id: request.id,
-      scores: await evaluator.score({ diagnosis: request.diagnosis, gold: request.gold }),
+      scores: await evaluator.score({
+        diagnosis: request.diagnosis,
+        gold: request.gold,
+        ...(request.trajectory === undefined ? {} : { trajectory: request.trajectory }),
+        ...(request.missingReason === undefined ? {} : { missingReason: request.missingReason }),
+      }),
     };
   } catch (error) {
     reply = {

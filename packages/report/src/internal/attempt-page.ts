@@ -3,6 +3,7 @@ import type { LoadedAttempt } from "../load-results.js";
 import type { ReportSources } from "../sources.js";
 import { codeViewHtml, goldViews, spanViews } from "./code-view.js";
 import { escapeHtml } from "./html.js";
+import { searchPathAttemptHtml } from "./search-path-attempt.js";
 import { trajectoryHtml } from "./trajectory-view.js";
 
 function diagnosisListHtml(attempt: LoadedAttempt): string {
@@ -91,6 +92,7 @@ export async function attemptPageBody(options: {
       ? `<p class="muted">Source not available for ${unavailable.map((path) => `<code>${escapeHtml(path)}</code>`).join(", ")}.</p>`
       : "",
     "</section>",
+    searchPathAttemptHtml(attempt.scores, attempt.trajectory),
     `<section class="trajectory"><h2>Trajectory</h2>${trajectoryHtml(attempt.trajectory)}</section>`,
   ].join("\n");
 }

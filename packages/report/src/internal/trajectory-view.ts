@@ -15,7 +15,8 @@ function duration(ms: number | undefined): string {
 }
 
 function stepHtml(step: TrajectoryStep, index: number): string {
-  const number = `<span class="step-number">#${index + 1}</span>`;
+  // Each step is a link target (the search path links the turn that showed the causal code).
+  const number = `<span class="step-number" id="step-${index + 1}">#${index + 1}</span>`;
   switch (step.type) {
     case "message": {
       const long = step.content.length > 600 || step.content.split("\n").length > 12;
