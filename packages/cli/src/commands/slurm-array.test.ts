@@ -103,9 +103,16 @@ describe("distdebug slurm script on a one-node Slurm", () => {
       });
       const before = await Promise.all(finished.map((id) => readFile(attemptFile(id), "utf8")));
       cluster.client("scontrol", ["requeue", `${job}_${task}`]);
+      const requeuedAt = Date.now();
       // Slurm holds a requeued job for about two minutes (its BeginTime); release it now.
       await waitFor(120, `task ${task} pending again`, () =>
         state(`${job}_${task}`) === "PENDING" ? true : undefined,
+      );
+      // The requeue revokes the task's job credential with a time in whole seconds, and a new
+      // credential issued within that second counts as revoked too ("Job credential revoked":
+      // the relaunch fails). Release the task only once the clock has passed that second.
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, requeuedAt + 2_000 - Date.now())),
       );
       cluster.client("scontrol", ["update", `JobId=${job}_${task}`, "StartTime=now"]);
       await waitFor(900, "the array to finish", () =>
