@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { parseAttempt } from "@distdebug/schema";
 import { testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
-import { runShellAgent } from "../testing/run-shell-agent.js";
+import { runCommandAgent } from "../testing/run-command-agent.js";
 
 /**
  * Attacker agents that try to choose their status or draw on the operator's terminal through
@@ -31,11 +31,13 @@ beforeAll(async () => {
 
 /** `distdebug run` of one leasekv-77 attempt with the attacker agent in `mode`. */
 async function attack(mode: string) {
-  const run = await runShellAgent({
+  const run = await runCommandAgent({
     work,
     name: `attack-${mode}`,
-    args: [mode],
+    command: ["/bin/sh", "/opt/agent/agent.sh", mode],
+    sandbox: { readOnlyBinds: [{ source: join(work, "agent"), target: "/opt/agent" }] },
     out: join(work, `results-${mode}`),
+    wallTimeLimitSec: 120,
   });
   const record = parseAttempt(
     await readFile(join(run.out, "leasekv-77/attempt-1/attempt.json"), "utf8"),

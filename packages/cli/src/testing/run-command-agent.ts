@@ -11,12 +11,20 @@ export interface CommandAgentRun {
   diagnosis: string;
   /** The attempt's `attempt.json`, or undefined when there is none. */
   attempt: { status: string; limitHit?: string; sandbox: Record<string, unknown> } | undefined;
+  /** The results folder. */
+  out: string;
 }
 
 /** Options of {@link runCommandAgent}. */
 export interface RunCommandAgentOptions {
-  /** The test's folder: `config.json`, `results` and (unless `cacheDir`) `cache` go there. */
+  /** The test's folder: `<name>.json`, `results` and (unless `cacheDir`) `cache` go there. */
   work: string;
+  /** The config's name, also its file name (`<name>.json`). Default `command-agent`. */
+  name?: string;
+  /** The results folder. Default `<work>/results`. */
+  out?: string;
+  /** The agent's wall-time limit. Default 60 s. */
+  wallTimeLimitSec?: number;
   /** The agent's argv inside the sandbox. */
   command: string[];
   /** `environment.sandbox` of the config (binds, limits, backend). */
@@ -37,17 +45,24 @@ export interface RunCommandAgentOptions {
  */
 export async function runCommandAgent(options: RunCommandAgentOptions): Promise<CommandAgentRun> {
   const { work } = options;
+  const name = options.name ?? "command-agent";
+  const out = options.out ?? join(work, "results");
   const config = {
-    name: "command-agent",
-    agent: { type: "command", command: options.command, wallTimeLimitSec: 60 },
+    name,
+    agent: {
+      type: "command",
+      command: options.command,
+      wallTimeLimitSec: options.wallTimeLimitSec ?? 60,
+    },
     environment: { sandbox: options.sandbox ?? {} },
   };
-  await writeFile(join(work, "config.json"), JSON.stringify(config));
+  const configFile = join(work, `${name}.json`);
+  await writeFile(configFile, JSON.stringify(config));
   const args = [
     ...cliNodeArgs(),
     "run",
     "--config",
-    join(work, "config.json"),
+    configFile,
     "--dataset",
     join(repoRoot, "examples/dataset"),
     "--bug",
@@ -55,7 +70,7 @@ export async function runCommandAgent(options: RunCommandAgentOptions): Promise<
     "--runs",
     "1",
     "--out",
-    join(work, "results"),
+    out,
     "--cache-dir",
     options.cacheDir ?? join(work, "cache"),
     ...(options.args ?? []),
@@ -75,11 +90,11 @@ export async function runCommandAgent(options: RunCommandAgentOptions): Promise<
     stderr += chunk.toString("utf8");
   });
   const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  const attemptDir = join(work, "results/leasekv-77/attempt-1");
+  const attemptDir = join(out, "leasekv-77/attempt-1");
   const diagnosis = await readFile(join(attemptDir, "diagnosis.json"), "utf8").catch(() => "");
   const attempt = await readFile(join(attemptDir, "attempt.json"), "utf8").then(
     (text) => JSON.parse(text) as CommandAgentRun["attempt"],
     () => undefined,
   );
-  return { code, stderr, diagnosis, attempt };
+  return { code, stderr, diagnosis, attempt, out };
 }
