@@ -1,3 +1,10 @@
+/**
+ * The `Agent` interface and the built-in agents, the model clients, and the metering model gateway
+ * that keeps the API key outside the sandbox.
+ *
+ * @packageDocumentation
+ * @module @distdebug/agents
+ */
 export type { Agent, AgentContext, AgentOutcome, AgentSetup, AgentSetupContext } from "./agent.js";
 export {
   baselineAgent,
