@@ -165,7 +165,9 @@ describe("checkArtifacts", () => {
     expect(good.problems).toEqual([]);
     expect(good).toMatchObject({ framesChecked: 1, framesExternal: 1 });
     const bad = await check("/__w/redis/redis/src/replication.c:9", "stack-trace");
-    expect(bad.problems).toEqual([expect.stringMatching(/:1: frame .*line 9 is past the file's 5 lines/)]);
+    expect(bad.problems).toEqual([
+      expect.stringMatching(/:1: frame .*line 9 is past the file's 5 lines/),
+    ]);
   });
 
   it("checks only real frames in a tool's output (kind other), never its log lines", async () => {

@@ -1,12 +1,12 @@
 import { rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
-import { type CallTokens, DistDebugError, errorMessage, type ModelConfig } from "@distdebug/schema";
+import { type CallTokens, DistDebugError, errorMessage } from "@distdebug/schema";
 import { mockModelFor } from "../model/mock-model.js";
-import type { Admission, MeteredCall, UsageMeter } from "../model/usage-meter.js";
+import type { Admission } from "../model/usage-meter.js";
 import { enforceParameters } from "./config-parameters.js";
 import type { StartGatewayOptions } from "./gateway-options.js";
-import { createPrivateSocketDir, restrictSocket, type SocketOwner } from "./private-socket.js";
+import { createPrivateSocketDir, restrictSocket } from "./private-socket.js";
 import {
   capOutput,
   defaultOutputCap,
