@@ -1,3 +1,10 @@
+export {
+  type AttemptLimitHit,
+  type AttemptSandbox,
+  type CreateAttemptSandboxOptions,
+  createAttemptSandbox,
+  type OpenAttemptSandboxOptions,
+} from "./attempt-sandbox.js";
 export { type CreateSandboxOptions, createSandbox } from "./create-sandbox.js";
 export {
   type DiskBudget,
