@@ -6,7 +6,11 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { cgroupV2Folder, testdir } from "@distdebug/test-utils";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { type AttemptSandbox, createAttemptSandbox } from "./attempt-sandbox.js";
+import {
+  type AttemptSandbox,
+  type CreateAttemptSandboxOptions,
+  createAttemptSandbox,
+} from "./attempt-sandbox.js";
 import { isRoot } from "./testing/test-support.js";
 
 const MiB = 1024 * 1024;
@@ -39,7 +43,7 @@ afterEach(async () => {
   for (const attempt of held.splice(0)) await attempt.release();
 });
 
-async function attemptSandbox(policy: Parameters<typeof createAttemptSandbox>[0]["policy"]) {
+async function attemptSandbox(policy: NonNullable<CreateAttemptSandboxOptions["policy"]>) {
   const attempt = await createAttemptSandbox({ dir: join(await testdir(), "work"), policy });
   held.push(attempt);
   return attempt;
