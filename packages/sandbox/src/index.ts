@@ -1,3 +1,10 @@
+/**
+ * Runs the agent's commands under bubblewrap with no network, a cleared environment and hard limits
+ * on memory, processes, file size, output and time.
+ *
+ * @packageDocumentation
+ * @module @distdebug/sandbox
+ */
 export { type CreateSandboxOptions, createSandbox } from "./create-sandbox.js";
 export {
   type DiskBudget,
