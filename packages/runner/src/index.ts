@@ -18,9 +18,3 @@ export {
   scoreResults,
 } from "./score-results.js";
 export { checkShard, incidentsOfShard, parseShard, type Shard, shardOf } from "./shard.js";
-export {
-  ADJACENT_ROWS,
-  type IncidentVerification,
-  type VerifyIncidentOptions,
-  verifyIncident,
-} from "./verify-incident.js";
