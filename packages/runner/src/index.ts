@@ -18,3 +18,4 @@ export {
   scoreResults,
 } from "./score-results.js";
 export { checkShard, incidentsOfShard, parseShard, type Shard, shardOf } from "./shard.js";
+export type { RunTally } from "./tally-run.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { type Agent, apiKeyEnvName } from "@distdebug/agents";
 import type { Dataset, DatasetIncident } from "@distdebug/dataset";
 import { removeAttemptLeftovers, runLockPath } from "@distdebug/results";
-import { type Attempt, acquireFileLock, type RunConfig, resolveConfigEnv } from "@distdebug/schema";
+import { acquireFileLock, type RunConfig, resolveConfigEnv } from "@distdebug/schema";
 import { defaultCacheDir } from "@distdebug/workspace";
 import { claimResultsDir } from "./claim-results-dir.js";
 import type { RunEventListener } from "./events.js";
@@ -16,7 +16,7 @@ import { configHash } from "./run-info.js";
 import { runJobs } from "./run-jobs.js";
 import { checkSandboxEnvelope } from "./sandbox-envelope.js";
 import { incidentsOfShard, type Shard } from "./shard.js";
-import { tallyRun } from "./tally-run.js";
+import { type RunTally, tallyRun } from "./tally-run.js";
 import { removeDeadWorkDirs } from "./work-dirs.js";
 
 /** Options of {@link runBenchmark}. */
@@ -62,18 +62,9 @@ export interface RunBenchmarkOptions {
   onEvent?: RunEventListener;
 }
 
-/** What {@link runBenchmark} did. */
-export interface RunBenchmarkResult {
+/** What {@link runBenchmark} did: the folder and the run's tally. */
+export interface RunBenchmarkResult extends RunTally {
   outDir: string;
-  /** Every selected attempt's record, finished now or earlier, in incident then attempt order. */
-  attempts: Attempt[];
-  /** Attempts run now (not reused). */
-  ran: number;
-  /** Attempts reused from an earlier run. */
-  reused: number;
-  /** Attempts of an earlier run kept as `infra-error` (not rerun without `rerunInfraErrors`). */
-  keptInfraErrors: number;
-  interrupted: boolean;
 }
 
 /** What a run settled before taking the results folder. */

@@ -5,14 +5,15 @@ import { attemptKey } from "./plan-jobs.js";
 
 /** What {@link tallyRun} counts. */
 export interface RunTally {
-  /** Every selected attempt's record, in incident then attempt order. */
+  /** Every selected attempt's record, finished now or earlier, in incident then attempt order. */
   attempts: Attempt[];
   /** Attempts run now (not reused). */
   ran: number;
   /** Attempts reused from an earlier run. */
   reused: number;
-  /** Attempts of an earlier run kept as `infra-error`. */
+  /** Attempts of an earlier run kept as `infra-error` (not rerun without `rerunInfraErrors`). */
   keptInfraErrors: number;
+  /** The run was aborted: attempts not started stay pending, running ones ended `interrupted`. */
   interrupted: boolean;
 }
 
