@@ -1,3 +1,10 @@
+/**
+ * Loads and checks datasets and the catalog, selects incidents, reads gold labels, builds the
+ * repositories of incidents stored as data, and writes the agent's task view.
+ *
+ * @packageDocumentation
+ * @module @distdebug/dataset
+ */
 export {
   type AgentTaskFolderOptions,
   opaqueTaskId,

@@ -1,3 +1,10 @@
+/**
+ * The leaderboard table, SVG forest plots, report sections and the static HTML report with a
+ * trajectory viewer and the diagnosis on the source code.
+ *
+ * @packageDocumentation
+ * @module @distdebug/report
+ */
 export { type ForestPlotOptions, type ForestRow, forestPlotSvg } from "./forest-plot.js";
 export {
   formatLeaderboard,

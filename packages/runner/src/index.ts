@@ -1,3 +1,10 @@
+/**
+ * Orchestration: prepares incidents, runs attempts (workspace, leakage check, sandbox, agent,
+ * scoring) with resume, and rescores results folders.
+ *
+ * @packageDocumentation
+ * @module @distdebug/runner
+ */
 export type { AttemptPhase, RunEvent, RunEventListener } from "./events.js";
 export { findMirror, type MirrorOptions } from "./find-mirror.js";
 export { type CheckRunInputsOptions, checkRunInputs } from "./preflight.js";

@@ -10,8 +10,8 @@ import {
 } from "@distdebug/report";
 import { type PreparedIncident, prepareIncident } from "@distdebug/runner";
 import { serialize } from "@distdebug/schema";
-import { errorMessage } from "../cli.js";
 import { defineCommand, optionalString, UsageError } from "../command.js";
+import { errorMessage } from "../error-text.js";
 import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
 
 /** Source files larger than this are not shown in the report. */
