@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, realpath, rm, stat } from "node:fs/promises";
 import { join, resolve, sep } from "node:path";
-import { type DatasetIncident, loadDataset, loadGold } from "@distdebug/dataset";
+import { type DatasetIncident, incidentTask, loadDataset, loadGold } from "@distdebug/dataset";
 import {
   formatLeaderboard,
   type LoadedResults,
@@ -74,6 +74,34 @@ function datasetSources(options: {
         return (await loadGold(incident))?.blocks;
       } catch {
         return undefined;
+      }
+    },
+  };
+}
+
+/**
+ * The incidents' titles, systems and languages from incident.json, and the report and
+ * artifacts their agents read (the task view, built only from regular files of the incident
+ * folder; when it cannot be built, a warning and no files).
+ */
+function datasetIncidents(
+  incidents: ReadonlyMap<string, DatasetIncident>,
+  warn: (message: string) => void,
+): Required<Pick<ReportSources, "incident">> {
+  const warned = new Set<string>();
+  return {
+    async incident(incidentId) {
+      const entry = incidents.get(incidentId);
+      if (!entry) return undefined;
+      const { title, system, languages } = entry.incident;
+      try {
+        const task = await incidentTask(entry);
+        return { title, system, languages, report: task.report, artifacts: task.artifacts };
+      } catch (error) {
+        if (!warned.has(incidentId))
+          warn(`${incidentId}: report and artifacts not shown: ${errorMessage(error)}`);
+        warned.add(incidentId);
+        return { title, system, languages };
       }
     },
   };
@@ -157,7 +185,12 @@ export default defineCommand({
         results,
         outDir,
         ...(incidents.size > 0
-          ? { sources: datasetSources({ incidents, cacheDir, scratch, warn }) }
+          ? {
+              sources: {
+                ...datasetSources({ incidents, cacheDir, scratch, warn }),
+                ...datasetIncidents(incidents, warn),
+              },
+            }
           : {}),
         ...(io.signal ? { signal: io.signal } : {}),
       });
