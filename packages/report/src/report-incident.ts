@@ -8,7 +8,7 @@ export interface ReportArtifact {
   /** The artifact's kind from incident.json, for example `log` or `stack-trace`. */
   kind?: string;
   description?: string;
-  /** The file's text. The report inlines its first 64 KiB and describes the rest. */
+  /** The file's text. The report inlines its first 65,536 characters and describes the rest. */
   content: string;
 }
 

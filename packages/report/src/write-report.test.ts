@@ -3,11 +3,14 @@ import { join } from "node:path";
 import { serialize } from "@distdebug/schema";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
-import { INLINE_FILE_CHARS, INLINE_PAGE_CHARS } from "./internal/incident-files-view.js";
 import { loadResults } from "./load-results.js";
 import { inMemorySources } from "./sources.js";
 import { writeResultsFixture } from "./testing/results-fixture.js";
 import { type ReportEvent, renderReport, writeReport } from "./write-report.js";
+
+/** What the attempt page inlines of one of the incident's files, and of all of them (characters). */
+const INLINE_FILE_CHARS = 65_536;
+const INLINE_PAGE_CHARS = 262_144;
 
 describe("renderReport", () => {
   it("writes an index and one page per attempt, with events", async () => {
