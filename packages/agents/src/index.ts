@@ -21,7 +21,7 @@ export {
 } from "./gateway/gateway-server.js";
 export { createMiniAgent, type MiniAgentOptions } from "./mini/mini-agent.js";
 export { SUBMIT_SENTINEL } from "./mini/templates.js";
-export { apiKeyEnvName } from "./model/api-key.js";
+export { apiKeyEnvName, needsApiKey } from "./model/api-key.js";
 export {
   createMockModel,
   type MockCompletion,

@@ -16,7 +16,12 @@ export {
 } from "./leaderboard.js";
 export { type LoadedAttempt, type LoadedResults, loadResults } from "./load-results.js";
 export type { ReportArtifact, ReportIncident } from "./report-incident.js";
-export { inMemorySources, type ReportSources } from "./sources.js";
+export {
+  type FolderSourcesOptions,
+  folderSources,
+  inMemorySources,
+  type ReportSources,
+} from "./sources.js";
 export {
   comparisonHtml,
   groupLabel,

@@ -5,6 +5,13 @@
  * @packageDocumentation
  * @module @distdebug/sandbox
  */
+export {
+  type AttemptLimitHit,
+  type AttemptSandbox,
+  type CreateAttemptSandboxOptions,
+  createAttemptSandbox,
+  type OpenAttemptSandboxOptions,
+} from "./attempt-sandbox.js";
 export { type CreateSandboxOptions, createSandbox } from "./create-sandbox.js";
 export {
   type DiskBudget,

@@ -136,6 +136,7 @@ export function createCommandAgent(options: CommandAgentOptions = {}): Agent {
         model,
         apiKey: options.apiKey,
         meter,
+        ...(context.gatewayDir === undefined ? {} : { dir: context.gatewayDir }),
         // As root, the sandbox runs commands (or bwrap itself) as the policy's user: only it may connect.
         ...(process.getuid?.() === 0 ? { owner: context.config.environment.sandbox.user } : {}),
         ...(options.retryInitialDelayMs === undefined

@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { globToRegExp } from "@distdebug/dataset";
-import { findMirror, type IncidentVerification, verifyIncident } from "@distdebug/runner";
+import { globToRegExp, type IncidentVerification, verifyIncident } from "@distdebug/dataset";
+import { findMirror } from "@distdebug/runner";
 import { defineCommand, optionalString, stringList, UsageError } from "../command.js";
 import { loadDatasetArg, MIRROR_OPTION, mirrorsFromArgs } from "../dataset-arg.js";
 import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
