@@ -13,6 +13,7 @@ describe("the public surface", () => {
       "prepareIncident",
       "runAttempt",
       "runBenchmark",
+      "runPool",
       "scoreResults",
       "shardOf",
     ]);

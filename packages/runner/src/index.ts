@@ -26,3 +26,4 @@ export {
 } from "./score-results.js";
 export { checkShard, incidentsOfShard, parseShard, type Shard, shardOf } from "./shard.js";
 export type { RunTally } from "./tally-run.js";
+export { type RunPoolOptions, runPool } from "./worker-pool.js";
