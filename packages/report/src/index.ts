@@ -15,6 +15,7 @@ export {
   rankSummaries,
 } from "./leaderboard.js";
 export { type LoadedAttempt, type LoadedResults, loadResults } from "./load-results.js";
+export type { ReportArtifact, ReportIncident } from "./report-incident.js";
 export {
   type FolderSourcesOptions,
   folderSources,

@@ -1,17 +1,51 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { type DatasetIncident, datasetSources, loadDataset } from "@distdebug/dataset";
+import {
+  type DatasetIncident,
+  datasetSources,
+  incidentTask,
+  loadDataset,
+} from "@distdebug/dataset";
 import {
   folderSources,
   formatLeaderboard,
   type LoadedResults,
   loadResults,
+  type ReportSources,
   writeReport,
 } from "@distdebug/report";
 import { serialize } from "@distdebug/schema";
 import { defineCommand, optionalString, UsageError } from "../command.js";
 import { errorMessage } from "../error-text.js";
 import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
+
+/**
+ * The incidents' titles, systems and languages from incident.json, and the report and
+ * artifacts their agents read (the task view, built only from regular files of the incident
+ * folder; when it cannot be built, a warning and no files).
+ */
+function datasetIncidents(
+  incidents: ReadonlyMap<string, DatasetIncident>,
+  warn: (message: string) => void,
+): Required<Pick<ReportSources, "incident">> {
+  const warned = new Set<string>();
+  return {
+    async incident(incidentId) {
+      const entry = incidents.get(incidentId);
+      if (!entry) return undefined;
+      const { title, system, languages } = entry.incident;
+      try {
+        const task = await incidentTask(entry);
+        return { title, system, languages, report: task.report, artifacts: task.artifacts };
+      } catch (error) {
+        if (!warned.has(incidentId))
+          warn(`${incidentId}: report and artifacts not shown: ${errorMessage(error)}`);
+        warned.add(incidentId);
+        return { title, system, languages };
+      }
+    },
+  };
+}
 
 async function loadIncidents(
   results: readonly LoadedResults[],
@@ -92,9 +126,10 @@ export default defineCommand({
         outDir,
         ...(incidents.size > 0
           ? {
-              sources: folderSources(
-                datasetSources({ incidents, cacheDir, scratch, onWarning: warn }),
-              ),
+              sources: {
+                ...folderSources(datasetSources({ incidents, cacheDir, scratch, onWarning: warn })),
+                ...datasetIncidents(incidents, warn),
+              },
             }
           : {}),
         ...(io.signal ? { signal: io.signal } : {}),
