@@ -31,8 +31,7 @@ async function markdownFiles(dir: string): Promise<string[]> {
     // freshness is checked by docs-api.test.ts).
     if (entry.isDirectory()) {
       if (relative(root, path) !== join("docs", "api")) found.push(...(await markdownFiles(path)));
-    }
-    else if (entry.name.endsWith(".md")) found.push(path);
+    } else if (entry.name.endsWith(".md")) found.push(path);
   }
   return found.sort();
 }
