@@ -3,7 +3,7 @@ import type { Attempt } from "@distdebug/schema";
 import type { RunEventListener } from "./events.js";
 import { attemptKey } from "./plan-jobs.js";
 
-/** What {@link tallyRun} counts. */
+/** What `tallyRun` counts. */
 export interface RunTally {
   /** Every selected attempt's record, finished now or earlier, in incident then attempt order. */
   attempts: Attempt[];
@@ -17,7 +17,7 @@ export interface RunTally {
   interrupted: boolean;
 }
 
-/** Options of {@link tallyRun}. */
+/** Options of `tallyRun`. */
 export interface TallyRunOptions {
   incidents: readonly DatasetIncident[];
   attemptsPerIncident: number;
