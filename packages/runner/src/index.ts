@@ -1,3 +1,4 @@
+export type { IncidentScorer } from "./attempt-scoring.js";
 export type { AttemptPhase, RunEvent, RunEventListener } from "./events.js";
 export { findMirror, type MirrorOptions } from "./find-mirror.js";
 export { type CheckRunInputsOptions, checkRunInputs } from "./preflight.js";
@@ -13,6 +14,7 @@ export {
   runBenchmark,
 } from "./run-benchmark.js";
 export {
+  type ScoreEvent,
   type ScoreResultsOptions,
   type ScoreResultsResult,
   scoreResults,

@@ -40,7 +40,11 @@ export interface RevisionFiles {
    * the tree, `WORKSPACE_ERROR` when the repository cannot be read.
    */
   readFile(path: string): Promise<Buffer | undefined>;
-  /** Stops the object reader (a `git cat-file` process). A later read opens it again. */
+  /**
+   * Stops the object reader (a `git cat-file` process, which keeps a process alive while it
+   * runs). A later read starts it again; the walked tree is kept. Call it when no read is
+   * in flight.
+   */
   close(): Promise<void>;
 }
 
@@ -91,9 +95,7 @@ export async function openRevisionFiles(options: OpenRevisionFilesOptions): Prom
       return readResolved(await open(), matcher, path);
     },
     async close() {
-      const closing = opened;
-      opened = undefined;
-      if (closing) await (await closing.catch(() => undefined))?.reader.close();
+      await (await opened?.catch(() => undefined))?.reader.close();
     },
   };
 }
