@@ -18,6 +18,7 @@ import {
   type RunInfo,
   type SubmissionManifest,
   type Summary,
+  serialize,
   sha256Hex,
   writeFileAtomic,
 } from "@distdebug/schema";
@@ -246,21 +247,32 @@ function packagedSummary(byPath: ReadonlyMap<string, Uint8Array>, invalid: strin
   }
 }
 
+/**
+ * The packaged and rescored scores when they differ. A packaged file of an earlier release has
+ * no `inputHash`: it is compared without the rescoring's.
+ */
+function differingScores(
+  path: string,
+  packagedBytes: Uint8Array,
+  rescoredBytes: Uint8Array,
+): [DiagnosisScores, DiagnosisScores] | undefined {
+  if (Buffer.compare(Buffer.from(rescoredBytes), Buffer.from(packagedBytes)) === 0)
+    return undefined;
+  const packaged = parseDiagnosisScores(packagedBytes, { source: path });
+  const { inputHash, ...withoutHash } = parseDiagnosisScores(rescoredBytes, { source: path });
+  const rescored = packaged.inputHash === undefined ? withoutHash : { ...withoutHash, inputHash };
+  return serialize(packaged) === serialize(rescored) ? undefined : [packaged, rescored];
+}
+
 /** Each packaged diagnosis_scores.json the rescoring in `work` did not reproduce. */
 async function scoreDifferences(work: string, entries: readonly TarEntry[]) {
   const differences: ScoreDifference[] = [];
   for (const entry of entries) {
     if (parseAttemptPath(entry.path)?.file !== ATTEMPT_FILES.scores) continue;
     const rescoredBytes = await readFile(join(work, entry.path));
-    if (Buffer.compare(rescoredBytes, Buffer.from(entry.data)) === 0) continue;
     try {
-      differences.push(
-        ...compareScores(
-          entry.path,
-          parseDiagnosisScores(entry.data, { source: entry.path }),
-          parseDiagnosisScores(rescoredBytes, { source: entry.path }),
-        ),
-      );
+      const differing = differingScores(entry.path, entry.data, rescoredBytes);
+      if (differing) differences.push(...compareScores(entry.path, ...differing));
     } catch {
       differences.push({
         path: entry.path,
