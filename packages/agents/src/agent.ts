@@ -36,6 +36,11 @@ export interface AgentSetupContext {
   config: RunConfig;
   signal: AbortSignal;
   emit: AgentEventListener;
+  /**
+   * A private folder for the model gateway's socket, held by the attempt's sandbox (mode 0700,
+   * as root the attempt's uid's; see `createAttemptSandbox`). Default: the gateway makes its own.
+   */
+  gatewayDir?: string;
 }
 
 /** Per-attempt resources an agent starts before the sandbox (the model gateway). */

@@ -18,6 +18,7 @@ describe("the public surface", () => {
       "createMockModel",
       "createModelClient",
       "forwarderProgramFile",
+      "needsApiKey",
       "readMockScript",
       "startGateway",
       "withRetries",

@@ -1,3 +1,10 @@
+/**
+ * The `Agent` interface and the built-in agents, the model clients, and the metering model gateway
+ * that keeps the API key outside the sandbox.
+ *
+ * @packageDocumentation
+ * @module @distdebug/agents
+ */
 export type { Agent, AgentContext, AgentOutcome, AgentSetup, AgentSetupContext } from "./agent.js";
 export {
   baselineAgent,
@@ -14,7 +21,7 @@ export {
 } from "./gateway/gateway-server.js";
 export { createMiniAgent, type MiniAgentOptions } from "./mini/mini-agent.js";
 export { SUBMIT_SENTINEL } from "./mini/templates.js";
-export { apiKeyEnvName } from "./model/api-key.js";
+export { apiKeyEnvName, needsApiKey } from "./model/api-key.js";
 export {
   createMockModel,
   type MockCompletion,

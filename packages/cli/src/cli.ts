@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
-import { errorMessage as baseErrorMessage, DistDebugError, didYouMean } from "@distdebug/schema";
+import { DistDebugError, didYouMean } from "@distdebug/schema";
 import { type Command, UsageError } from "./command.js";
+import { errorMessage } from "./error-text.js";
 import { type CliIO, processIO } from "./io.js";
 import { commandTable, findCommand } from "./registry.js";
 import { terminalIO } from "./render/terminal-text.js";
@@ -43,14 +44,6 @@ function commandHelp(command: Command): string {
     `  ${"--help, -h".padEnd(28)} show this help`,
     "",
   ].join("\n");
-}
-
-/** Renders any error as the one message a user sees (never a stack trace). */
-export function errorMessage(error: unknown): string {
-  const message = baseErrorMessage(error);
-  if (DistDebugError.isInstance(error) || !(error instanceof Error)) return message;
-  const code = (error as NodeJS.ErrnoException).code;
-  return code ? `${message} (${code})` : message;
 }
 
 /**

@@ -154,6 +154,22 @@ describe("checkArtifacts", () => {
     ]);
   });
 
+  it("checks the absolute build paths addr2line prints, and skips system headers", async () => {
+    const good = await check(
+      [
+        "/__w/redis/redis/src/replication.c:4",
+        "/usr/include/c++/12/bits/shared_ptr_base.h:1071",
+      ].join("\n"),
+      "stack-trace",
+    );
+    expect(good.problems).toEqual([]);
+    expect(good).toMatchObject({ framesChecked: 1, framesExternal: 1 });
+    const bad = await check("/__w/redis/redis/src/replication.c:9", "stack-trace");
+    expect(bad.problems).toEqual([
+      expect.stringMatching(/:1: frame .*line 9 is past the file's 5 lines/),
+    ]);
+  });
+
   it("checks only real frames in a tool's output (kind other), never its log lines", async () => {
     const result = await check(
       [

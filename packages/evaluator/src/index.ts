@@ -1,3 +1,10 @@
+/**
+ * Scores a diagnosis against gold blocks on the source tree of the buggy revision, at statement
+ * granularity, through tree-sitter syntax trees of seven languages.
+ *
+ * @packageDocumentation
+ * @module @distdebug/evaluator
+ */
 export type { Atom, AtomIndex, AtomIndexStatus, Definition } from "./atom-index.js";
 export { directoryReader, listDirectoryFiles, type ReadFile } from "./directory-reader.js";
 export {

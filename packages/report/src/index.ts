@@ -1,3 +1,10 @@
+/**
+ * The leaderboard table, SVG forest plots, report sections and the static HTML report with a
+ * trajectory viewer and the diagnosis on the source code.
+ *
+ * @packageDocumentation
+ * @module @distdebug/report
+ */
 export { type ForestPlotOptions, type ForestRow, forestPlotSvg } from "./forest-plot.js";
 export {
   formatLeaderboard,
@@ -8,7 +15,13 @@ export {
   rankSummaries,
 } from "./leaderboard.js";
 export { type LoadedAttempt, type LoadedResults, loadResults } from "./load-results.js";
-export { inMemorySources, type ReportSources } from "./sources.js";
+export type { ReportArtifact, ReportIncident } from "./report-incident.js";
+export {
+  type FolderSourcesOptions,
+  folderSources,
+  inMemorySources,
+  type ReportSources,
+} from "./sources.js";
 export {
   comparisonHtml,
   groupLabel,

@@ -1,3 +1,10 @@
+/**
+ * The results-folder layout in one place: paths, atomic attempt folders, the attempt identity,
+ * `run.json` and `summary.json`.
+ *
+ * @packageDocumentation
+ * @module @distdebug/results
+ */
 export {
   removeAttemptLeftovers,
   type StagedAttemptFolder,

@@ -1,4 +1,4 @@
-import type { DatasetIncident } from "@distdebug/dataset";
+import type { DatasetIncident, IncidentRepository } from "@distdebug/dataset";
 import {
   createDirectoryScorer,
   DEFAULT_EVALUATOR_PARAMETERS,
@@ -18,7 +18,6 @@ import {
   type Trajectory,
 } from "@distdebug/schema";
 import { openRevisionFiles, type RevisionFiles } from "@distdebug/workspace";
-import type { IncidentRepository } from "./incident-repository.js";
 
 /**
  * Scores the diagnoses of one incident's attempts against its gold, on its buggy revision
@@ -30,7 +29,7 @@ export interface IncidentScorer {
   /**
    * sha256 of what every score of this incident depends on besides an attempt's own files:
    * the incident (its buggy revision), the gold labels, the evaluator's version, grammars and
-   * parameters (see {@link scoreBasis}).
+   * parameters.
    */
   readonly basis: string;
   /** Scores a diagnosis (undefined: none valid) with the attempt's trajectory (null: none). */

@@ -1,3 +1,10 @@
+/**
+ * Orchestration: prepares incidents, runs attempts (workspace, leakage check, sandbox, agent,
+ * scoring) with resume, and rescores results folders.
+ *
+ * @packageDocumentation
+ * @module @distdebug/runner
+ */
 export type { IncidentScorer } from "./attempt-scoring.js";
 export type { AttemptPhase, RunEvent, RunEventListener } from "./events.js";
 export { findMirror, type MirrorOptions } from "./find-mirror.js";
@@ -20,9 +27,5 @@ export {
   scoreResults,
 } from "./score-results.js";
 export { checkShard, incidentsOfShard, parseShard, type Shard, shardOf } from "./shard.js";
-export {
-  ADJACENT_ROWS,
-  type IncidentVerification,
-  type VerifyIncidentOptions,
-  verifyIncident,
-} from "./verify-incident.js";
+export type { RunTally } from "./tally-run.js";
+export { type RunPoolOptions, runPool } from "./worker-pool.js";

@@ -3,12 +3,12 @@ import {
   type IncidentTask,
   incidentTask,
   loadGold,
+  openIncidentRepository,
 } from "@distdebug/dataset";
 import type { Gold } from "@distdebug/schema";
 import { checkLeakage, prepareWorkspace, type WorkspaceEvent } from "@distdebug/workspace";
 import { createIncidentScorer, type IncidentScorer } from "./attempt-scoring.js";
-import type { MirrorOptions } from "./find-mirror.js";
-import { openIncidentRepository } from "./incident-repository.js";
+import { findMirror, type MirrorOptions } from "./find-mirror.js";
 
 /**
  * One incident made ready for its attempts, once: its repository built into the cache, its
@@ -50,6 +50,15 @@ export interface PrepareIncidentOptions {
   mirrors?: MirrorOptions;
 }
 
+/** The local mirror of a remote incident's repository, if `mirrors` has one. */
+export async function mirrorOf(
+  incident: DatasetIncident,
+  mirrors: MirrorOptions | undefined,
+): Promise<string | undefined> {
+  if (incident.repository.kind !== "remote" || !mirrors) return undefined;
+  return findMirror(incident.repository.url, mirrors);
+}
+
 /**
  * Prepares an incident for its attempts (see {@link PreparedIncident}). A repository stored
  * as data is built offline; a remote one (the catalog) is read from its local mirror in
@@ -58,7 +67,12 @@ export interface PrepareIncidentOptions {
  */
 export async function prepareIncident(options: PrepareIncidentOptions): Promise<PreparedIncident> {
   const { incident, cacheDir } = options;
-  const repository = await openIncidentRepository(options);
+  const repository = await openIncidentRepository(incident, {
+    cacheDir,
+    mirror: await mirrorOf(incident, options.mirrors),
+    signal: options.signal,
+    onEvent: options.onEvent,
+  });
   const gold = await loadGold(incident);
   const task = await incidentTask(incident);
   const needles = gold?.needles ?? [];

@@ -1,9 +1,13 @@
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Agent, AgentOutcome } from "@distdebug/agents";
 import { type DatasetIncident, opaqueTaskId, writeAgentTaskFolder } from "@distdebug/dataset";
 import { ATTEMPT_FILES, attemptPath, isFinished, stageAttemptFolder } from "@distdebug/results";
-import { createSandbox } from "@distdebug/sandbox";
+import {
+  type AttemptLimitHit,
+  type AttemptSandbox,
+  createAttemptSandbox,
+} from "@distdebug/sandbox";
 import {
   type Attempt,
   type AttemptStatus,
@@ -28,11 +32,6 @@ import {
   type Trajectory,
   type Usage,
 } from "@distdebug/schema";
-import {
-  type AttemptResources,
-  holdAttemptResources,
-  OUTPUT_DIR_BYTES,
-} from "./attempt-resources.js";
 import { type IncidentScorer, scoreAttemptFolder } from "./attempt-scoring.js";
 import type { AttemptPhase, RunEventListener } from "./events.js";
 import type { PreparedIncident } from "./prepared-incident.js";
@@ -119,7 +118,7 @@ interface AttemptRun {
   emit: RunEventListener;
   state: AttemptState;
   timings: Record<string, number>;
-  resources: AttemptResources;
+  resources: AttemptSandbox;
   folder: Awaited<ReturnType<typeof stageAttemptFolder>>;
   phase(name: AttemptPhase): void;
   endPhase(name: AttemptPhase): void;
@@ -159,16 +158,14 @@ function agentConfig(run: AttemptRun): RunConfig {
   };
 }
 
-/** Copies the workspace and task in, checks the workspace for leaks, then starts the disk budget. */
+/** Copies the workspace and task in, then checks the workspace for leaks. */
 async function prepareWork(run: AttemptRun, prepared: PreparedIncident): Promise<void> {
   const { incidentId, attempt, emit, resources } = run;
   run.phase("workspace");
   await prepared.materialize(resources.workspaceDir, run.signal, (event) =>
     emit({ type: "attempt-workspace", incidentId, attempt, event }),
   );
-  await mkdir(resources.outputDir, { recursive: true });
   await writeAgentTaskFolder(prepared.task, resources.taskDir, { taskId: run.taskId });
-  await resources.startGrowthBudget();
   run.endPhase("workspace");
   run.phase("leakage");
   const findings = await prepared.checkLeakage(resources.workspaceDir);
@@ -187,20 +184,23 @@ async function runAgent(run: AttemptRun): Promise<AgentOutcome> {
   const config = agentConfig(run);
   run.phase("sandbox");
   // Per-attempt agent resources (the model gateway) come before the sandbox that binds them.
-  const setup = await run.options.agent.setup?.({ incidentId, attempt, config, signal, emit });
-  const sandbox = await createSandbox({
-    ...(setup?.gateway ? { gateway: setup.gateway } : {}),
-    policy: resources.policy,
-    workspace: resources.workspaceDir,
-    task: resources.taskDir,
-    output: resources.outputDir,
-    diskBudgets: resources.budgets,
-    ...(resources.memory ? { memoryBudget: resources.memory } : {}),
-    onEvent: (event) => emit({ type: "attempt-sandbox", incidentId, attempt, event }),
-  }).catch(async (failed: unknown) => {
-    await setup?.dispose();
-    throw failed;
+  const setup = await run.options.agent.setup?.({
+    incidentId,
+    attempt,
+    config,
+    signal,
+    emit,
+    gatewayDir: resources.gatewayDir,
   });
+  const sandbox = await resources
+    .open({
+      ...(setup?.gateway ? { gateway: setup.gateway } : {}),
+      onEvent: (event) => emit({ type: "attempt-sandbox", incidentId, attempt, event }),
+    })
+    .catch(async (failed: unknown) => {
+      await setup?.dispose();
+      throw failed;
+    });
   run.endPhase("sandbox");
   run.phase("agent");
   try {
@@ -229,19 +229,12 @@ async function runAgent(run: AttemptRun): Promise<AgentOutcome> {
  * The disk or memory budget ran out: the attempt is `limit-exceeded` (`limitHit: "disk"` or
  * `"memory"`), whatever the agent said.
  */
-function budgetLimit(run: AttemptRun, hit: "disk" | "memory"): void {
+function budgetLimit(run: AttemptRun, hit: AttemptLimitHit): void {
   const { state } = run;
   if (state.limitHit !== undefined) return;
-  const { limits } = run.resources.policy;
   state.status = "succeeded";
-  fail(state, "limit-exceeded", {
-    code: "LIMIT_EXCEEDED",
-    message:
-      hit === "disk"
-        ? `the attempt wrote past its disk budget (workspace growth ${formatMiB(limits.diskBytes)}, /output ${formatMiB(OUTPUT_DIR_BYTES)})`
-        : `the attempt's processes used their memory budget together (${formatMiB(limits.memoryBytes)}) and were killed`,
-  });
-  state.limitHit = hit;
+  fail(state, "limit-exceeded", { code: "LIMIT_EXCEEDED", message: hit.message });
+  state.limitHit = hit.limit;
 }
 
 function formatMiB(bytes: number): string {
@@ -259,8 +252,8 @@ async function takeOutcome(run: AttemptRun, outcome: AgentOutcome): Promise<void
       code: outcome.status === "limit-exceeded" ? "LIMIT_EXCEEDED" : "AGENT_ERROR",
       message: outcome.message ?? outcome.status,
     });
-  if (await run.resources.diskExhausted()) budgetLimit(run, "disk");
-  else if (await run.resources.memoryExhausted()) budgetLimit(run, "memory");
+  const hit = await run.resources.limitHit();
+  if (hit) budgetLimit(run, hit);
 }
 
 /**
@@ -452,12 +445,12 @@ async function classifyFailure(run: AttemptRun, caught: unknown): Promise<void> 
   if (run.signal.aborted) {
     state.status = "interrupted";
     state.error = { code: "ABORTED", message: "the run was interrupted" };
-  } else if (await run.resources.diskExhausted().catch(() => false)) {
-    // The agent filled its disk budget (the mini agent's own write to /output failed).
-    budgetLimit(run, "disk");
-  } else if (await run.resources.memoryExhausted().catch(() => false)) {
-    budgetLimit(run, "memory");
-  } else {
+    return;
+  }
+  // The agent filled its disk budget (the mini agent's own write to /output failed), or its memory.
+  const hit = await run.resources.limitHit().catch(() => undefined);
+  if (hit) budgetLimit(run, hit);
+  else {
     state.status = "infra-error";
     state.error = errorOf(caught);
   }
@@ -467,7 +460,7 @@ async function classifyFailure(run: AttemptRun, caught: unknown): Promise<void> 
 function attemptRun(
   options: RunAttemptOptions,
   taskId: string,
-  resources: AttemptResources,
+  resources: AttemptSandbox,
   folder: AttemptRun["folder"],
 ): AttemptRun {
   const emit = options.onEvent ?? (() => {});
@@ -533,7 +526,7 @@ function attemptRecord(run: AttemptRun, startedAt: Date, backend: string): Attem
  * leakage check (a leak is an infra error), the sandbox, the agent, validation of its
  * `diagnosis.json` and `trajectory.json`, scoring against the pristine buggy tree, and last,
  * atomically, `attempt.json`. The attempt holds a uid of its own and disk budgets on its
- * workspace and `/output` while it runs (as root; see `holdAttemptResources`). The attempt
+ * workspace and `/output` while it runs (as root; see `createAttemptSandbox`). The attempt
  * folder is built aside and renamed into place, so it is either complete or absent. Never
  * throws for the agent's or the harness's failures: they become the attempt's status.
  */
@@ -551,7 +544,7 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
   // opaque task id, never the incident id.
   const taskId = opaqueTaskId();
   const work = await mkdtemp(join(options.tempDir, workDirPrefix(taskId, attempt)));
-  const resources = await holdAttemptResources(work, policy);
+  const resources = await createAttemptSandbox({ dir: work, policy });
   const run = attemptRun(options, taskId, resources, folder);
   run.emit({ type: "attempt-start", incidentId: incident.id, attempt });
   let prepared: PreparedIncident | undefined;

@@ -1,6 +1,12 @@
 import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { type Dataset, type DatasetIncident, loadDataset, loadGold } from "@distdebug/dataset";
+import {
+  type Dataset,
+  type DatasetIncident,
+  loadDataset,
+  loadGold,
+  openIncidentRepository,
+} from "@distdebug/dataset";
 import {
   ATTEMPT_FILES,
   attemptDir,
@@ -28,7 +34,7 @@ import {
   scoreAttemptFolder,
 } from "./attempt-scoring.js";
 import type { MirrorOptions } from "./find-mirror.js";
-import { openIncidentRepository } from "./incident-repository.js";
+import { mirrorOf } from "./prepared-incident.js";
 import { HARNESS_VERSION } from "./version.js";
 
 /**
@@ -160,7 +166,11 @@ async function scoreIncident(context: ScoreRun, incident: DatasetIncident): Prom
   const scorer = createIncidentScorer({
     incident,
     gold,
-    repository: () => openIncidentRepository({ incident, cacheDir, mirrors: options.mirrors }),
+    repository: async () =>
+      openIncidentRepository(incident, {
+        cacheDir,
+        mirror: await mirrorOf(incident, options.mirrors),
+      }),
   });
   try {
     for (let attempt = 1; attempt <= context.attemptsPerIncident; attempt++)

@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, resolve } from "node:path";
 import {
   DistDebugError,
   type SandboxPolicy,
@@ -7,15 +7,15 @@ import {
   sandboxEnvelopeProblems,
 } from "@distdebug/schema";
 import type { DiskBudget } from "./disk-budget.js";
-import { sandboxDisposed, sandboxUnavailable, USERNS_HINT } from "./errors.js";
+import { sandboxUnavailable } from "./errors.js";
 import type { SandboxEvent } from "./events.js";
 import {
-  type BwrapMode,
-  bwrapArgs,
-  GATEWAY_SOCKET_PATH,
-  hideOptions,
-} from "./internal/bwrap-args.js";
-import { toExecResult } from "./internal/exec-result.js";
+  type BubblewrapSetup,
+  bubblewrapPlanner,
+  cgroupJoiner,
+} from "./internal/bubblewrap-command.js";
+import type { BwrapMode } from "./internal/bwrap-args.js";
+import { createCommandRunner } from "./internal/command-runner.js";
 import {
   findExecutable,
   findSystemTool,
@@ -26,11 +26,10 @@ import {
 } from "./internal/host.js";
 import { createNoSandbox } from "./internal/no-sandbox.js";
 import { resolvePolicy } from "./internal/resolve-policy.js";
-import { type RunProcessResult, runProcess } from "./internal/run-process.js";
 import { userNamespaceFilter } from "./internal/seccomp.js";
 import type { MemoryBudget } from "./memory-budget.js";
 import { prepareReadableDir, prepareWritableDir } from "./prepare-writable-dir.js";
-import { type ExecOptions, type ExecResult, NO_SANDBOX_WARNING, type Sandbox } from "./sandbox.js";
+import { NO_SANDBOX_WARNING, type Sandbox } from "./sandbox.js";
 
 /** Options of {@link createSandbox}. */
 export interface CreateSandboxOptions {
@@ -85,18 +84,47 @@ export interface CreateSandboxOptions {
  */
 export async function createSandbox(options: CreateSandboxOptions): Promise<Sandbox> {
   const policy = resolvePolicy(options.policy);
-  const workspace = await checkDir(options.workspace, "workspace");
-  const task = options.task === undefined ? undefined : await checkDir(options.task, "task");
-  const output =
-    options.output === undefined ? undefined : await checkDir(options.output, "output");
+  const folders = await checkFolders(options);
   const emit = options.onEvent ?? (() => {});
-  const isRoot = process.getuid?.() === 0;
-
   if (policy.backend === "no-sandbox") {
     emit({ type: "sandbox-warn", backend: "no-sandbox", message: NO_SANDBOX_WARNING });
-    return createNoSandbox({ policy, workspace, task, output, emit });
+    return createNoSandbox({ policy, ...folders, emit });
   }
+  const isRoot = process.getuid?.() === 0;
+  const tools = await bubblewrapTools(options, isRoot);
+  checkGateway(policy, options.gateway);
+  await checkBinds(policy);
+  if (isRoot && options.prepareDirs !== false) await prepareFolders(folders, policy.user);
+  const setup: BubblewrapSetup = {
+    ...tools,
+    ...folders,
+    policy,
+    isRoot,
+    gateway: options.gateway,
+    budgets: { disk: options.diskBudgets ?? [], memory: options.memoryBudget },
+    joinCgroup: await cgroupJoiner(options.memoryBudget, tools.mode === "user-namespace" && isRoot),
+    rootLayout: await hostRootLayout(),
+    seccomp: seccompFilter(emit),
+    emit,
+  };
+  const runner = createCommandRunner({ policy, emit, plan: bubblewrapPlanner(setup) });
+  return { backend: "bubblewrap", mode: tools.mode, policy, ...runner };
+}
 
+/** The sandbox's folders, absolute; each must be an existing folder. */
+async function checkFolders(options: CreateSandboxOptions) {
+  return {
+    workspace: await checkDir(options.workspace, "workspace"),
+    task: options.task === undefined ? undefined : await checkDir(options.task, "task"),
+    output: options.output === undefined ? undefined : await checkDir(options.output, "output"),
+  };
+}
+
+/**
+ * bwrap, prlimit, the mode (`auto`: privileged as root) and the launcher; refuses what cannot
+ * work: a missing tool, the privileged mode when not root or without the launcher.
+ */
+async function bubblewrapTools(options: CreateSandboxOptions, isRoot: boolean) {
   const bwrap = await findExecutable(options.bwrapPath ?? "bwrap", pathDirs(process.env.PATH));
   if (bwrap === undefined)
     throw sandboxUnavailable(`${options.bwrapPath ?? "bwrap"} was not found on PATH`);
@@ -117,20 +145,31 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   const launcher = await loadLauncher();
   if (mode === "privileged" && launcher === undefined)
     throw sandboxUnavailable(NO_LAUNCHER.reason, NO_LAUNCHER.fix);
-  if (policy.network === "gateway" && options.gateway === undefined)
+  return { bwrap, prlimit, mode, launcher };
+}
+
+/** A policy whose network is the gateway needs the gateway's socket. */
+function checkGateway(policy: SandboxPolicy, gateway: string | undefined): void {
+  if (policy.network === "gateway" && gateway === undefined)
     throw new DistDebugError({
       code: "INVALID_ARGUMENT",
       message:
         'the policy\'s network is "gateway" but no gateway socket path was given to createSandbox',
     });
-  await checkBinds(policy);
-  if (isRoot && options.prepareDirs !== false) {
-    await prepareWritableDir(workspace, { user: policy.user });
-    if (output !== undefined) await prepareWritableDir(output, { user: policy.user });
-    if (task !== undefined) await prepareReadableDir(task);
-  }
-  const joinCgroup = await cgroupJoiner(options.memoryBudget, mode === "user-namespace" && isRoot);
-  const rootLayout = await hostRootLayout();
+}
+
+/** As root: the workspace and output handed to the sandbox user, the task readable for it. */
+async function prepareFolders(
+  folders: { workspace: string; task?: string | undefined; output?: string | undefined },
+  user: SandboxPolicy["user"],
+): Promise<void> {
+  await prepareWritableDir(folders.workspace, { user });
+  if (folders.output !== undefined) await prepareWritableDir(folders.output, { user });
+  if (folders.task !== undefined) await prepareReadableDir(folders.task);
+}
+
+/** The seccomp program for this architecture; without one, a `sandbox-warn` event says what is lost. */
+function seccompFilter(emit: (event: SandboxEvent) => void): Uint8Array | undefined {
   const seccomp = userNamespaceFilter();
   if (seccomp === undefined)
     emit({
@@ -138,173 +177,7 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
       backend: "bubblewrap",
       message: `no seccomp filter for ${process.arch}: nested user namespaces are not refused inside the sandbox (filters exist for x64 and arm64)`,
     });
-  const fds = inputDescriptors(seccomp, launcher);
-  const running = new Set<AbortController>();
-  let disposed = false;
-  let commandCount = 0;
-
-  const exec = async (
-    command: string | readonly string[],
-    execOptions: ExecOptions = {},
-  ): Promise<ExecResult> => {
-    if (disposed) throw sandboxDisposed();
-    const commandId = ++commandCount;
-    const env = { ...policy.env, ...(execOptions.env ?? {}) };
-    if (policy.network === "gateway") env.DISTDEBUG_GATEWAY_SOCKET = GATEWAY_SOCKET_PATH;
-    const args = bwrapArgs({
-      policy,
-      mode,
-      rootLayout,
-      workspace,
-      task,
-      output,
-      gatewaySocket: options.gateway,
-      prlimit,
-      launcherFd: fds.launcher,
-      env,
-      cwd: execOptions.cwd,
-      statusFd: 3,
-      seccompFd: fds.seccomp,
-      argv: typeof command === "string" ? ["/bin/sh", "-c", command] : command,
-    });
-    const controller = new AbortController();
-    running.add(controller);
-    const signal = execOptions.signal
-      ? AbortSignal.any([execOptions.signal, controller.signal])
-      : controller.signal;
-    const userNamespaceAsRoot = mode === "user-namespace" && isRoot;
-    const oomKillsBefore = await options.memoryBudget?.oomKills();
-    // bwrap's options name host paths: they go through a pipe, not its command line.
-    const hidden = hideOptions(args, fds.options);
-    const spawned = joinCgroup(bwrap, hidden.args);
-    let raw: RunProcessResult;
-    try {
-      raw = await runProcess({
-        ...spawned,
-        env: {},
-        uid: userNamespaceAsRoot ? policy.user.uid : undefined,
-        gid: userNamespaceAsRoot ? policy.user.gid : undefined,
-        stdin: execOptions.stdin,
-        timeoutMs: execOptions.timeoutMs ?? policy.limits.timeoutMs,
-        outputBytes: policy.limits.outputBytes,
-        killOutputBytes: policy.limits.killOutputBytes,
-        signal,
-        statusFd: true,
-        inputFds: [...fds.inputs, hidden.options],
-        onStatus: (status) =>
-          emit({
-            type: "command-start",
-            commandId,
-            command,
-            pid: status.childPid,
-            pidNamespace: status.pidNamespace,
-          }),
-      });
-    } finally {
-      running.delete(controller);
-    }
-    if (raw.aborted)
-      throw new DistDebugError({ code: "ABORTED", message: "the command was aborted" });
-    if (raw.spawnError)
-      throw sandboxUnavailable(`bwrap could not be started (${raw.spawnError.message})`);
-    const killed = raw.timedOut || raw.outputLimitHit;
-    if (!killed && raw.statusExitCode === undefined) throw setupError(raw.stderr.text(), mode);
-    const result = toExecResult(raw);
-    if (result.limitHit === undefined && (await anyExhausted(options.diskBudgets)))
-      result.limitHit = "disk";
-    if (
-      result.limitHit === undefined &&
-      (await oomKilledSince(options.memoryBudget, oomKillsBefore))
-    )
-      result.limitHit = "memory";
-    emit({ type: "command-end", commandId, ...pick(result) });
-    return result;
-  };
-
-  return {
-    backend: "bubblewrap",
-    mode,
-    policy,
-    exec,
-    async dispose() {
-      disposed = true;
-      for (const controller of running) controller.abort();
-    },
-  };
-}
-
-/**
- * The descriptors bwrap reads from, from 4 on (3 is its status): the seccomp program and the
- * launcher when there are, then its options.
- */
-function inputDescriptors(seccomp: Uint8Array | undefined, launcher: Uint8Array | undefined) {
-  const inputs = [seccomp, launcher].filter((bytes) => bytes !== undefined);
-  return {
-    inputs,
-    seccomp: seccomp === undefined ? undefined : 4,
-    launcher: launcher === undefined ? undefined : 4 + inputs.indexOf(launcher),
-    options: 4 + inputs.length,
-  };
-}
-
-/**
- * How a command is spawned: bwrap itself, or (with a cgroup memory budget) `sh` that first
- * writes its own pid to the cgroup's `cgroup.procs` and then becomes bwrap, so bwrap and every
- * process it starts count against the budget from their first byte.
- */
-async function cgroupJoiner(
-  budget: MemoryBudget | undefined,
-  userNamespaceAsRoot: boolean,
-): Promise<(bwrap: string, args: string[]) => { file: string; args: string[] }> {
-  if (budget?.dir === undefined) return (file, args) => ({ file, args });
-  if (userNamespaceAsRoot)
-    throw new DistDebugError({
-      code: "INVALID_ARGUMENT",
-      message:
-        "a cgroup memory budget cannot be used in the user-namespace mode as root (commands start as the sandbox uid, which may not move into the cgroup): use the privileged mode",
-    });
-  const sh = await findSystemTool("sh");
-  if (sh === undefined) throw sandboxUnavailable("sh was not found in /usr/bin or /bin");
-  const procs = join(budget.dir, "cgroup.procs");
-  return (bwrap, args) => ({
-    file: sh,
-    args: ["-c", 'echo $$ > "$0" && exec "$@"', procs, bwrap, ...args],
-  });
-}
-
-/** True when the kernel killed a process of the budget since `before` oom kills were counted. */
-async function oomKilledSince(budget: MemoryBudget | undefined, before = 0): Promise<boolean> {
-  return budget !== undefined && (await budget.oomKills()) > before;
-}
-
-async function anyExhausted(budgets: readonly DiskBudget[] = []): Promise<boolean> {
-  for (const budget of budgets) if (await budget.exhausted()) return true;
-  return false;
-}
-
-function pick(result: ExecResult) {
-  return {
-    exitCode: result.exitCode,
-    signal: result.signal,
-    durationMs: result.durationMs,
-    timedOut: result.timedOut,
-    truncated: result.truncated,
-    limitHit: result.limitHit,
-  };
-}
-
-function setupError(stderr: string, mode: BwrapMode): DistDebugError {
-  const detail = stderr.trim().split("\n").slice(-3).join(" | ");
-  if (
-    /namespace|Operation not permitted|setting up uid map/i.test(detail) &&
-    mode === "user-namespace"
-  )
-    return sandboxUnavailable(`bwrap cannot create a user namespace (${detail})`, USERNS_HINT);
-  return new DistDebugError({
-    code: "SANDBOX_ERROR",
-    message: `bwrap could not set up the sandbox: ${detail || "no message"}`,
-    data: { stderr },
-  });
+  return seccomp;
 }
 
 async function checkDir(path: string, what: string): Promise<string> {

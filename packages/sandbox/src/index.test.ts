@@ -11,6 +11,7 @@ describe("the public surface", () => {
       "NO_SANDBOX_WARNING",
       "SANDBOX_UID_COUNT",
       "SANDBOX_UID_FIRST",
+      "createAttemptSandbox",
       "createMemoryBudget",
       "createSandbox",
       "findMemoryCgroup",

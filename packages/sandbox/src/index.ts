@@ -1,3 +1,17 @@
+/**
+ * Runs the agent's commands under bubblewrap with no network, a cleared environment and hard limits
+ * on memory, processes, file size, output and time.
+ *
+ * @packageDocumentation
+ * @module @distdebug/sandbox
+ */
+export {
+  type AttemptLimitHit,
+  type AttemptSandbox,
+  type CreateAttemptSandboxOptions,
+  createAttemptSandbox,
+  type OpenAttemptSandboxOptions,
+} from "./attempt-sandbox.js";
 export { type CreateSandboxOptions, createSandbox } from "./create-sandbox.js";
 export {
   type DiskBudget,

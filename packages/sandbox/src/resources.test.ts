@@ -1,15 +1,25 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
+import { type AttemptSandbox, createAttemptSandbox } from "./attempt-sandbox.js";
 import { createSandbox } from "./create-sandbox.js";
 import { mountDiskBudget, unmountLeftoverDiskBudgets } from "./disk-budget.js";
 import type { SandboxEvent } from "./events.js";
 import { leaseSandboxUser } from "./sandbox-user-lease.js";
-import { isRoot } from "./testing/test-support.js";
+import { isRoot, processesOfUid } from "./testing/test-support.js";
 
 const MiB = 1024 * 1024;
+/** Opens an attempt's sandbox on an empty workspace and task. */
+async function openEmpty(attempt: AttemptSandbox) {
+  await mkdir(attempt.workspaceDir);
+  await mkdir(attempt.taskDir);
+  return attempt.open();
+}
+
 const modes = isRoot ? (["privileged", "user-namespace"] as const) : (["user-namespace"] as const);
 
 describe("per-attempt resources", () => {
@@ -97,39 +107,46 @@ describe("per-attempt resources", () => {
   );
 
   it.runIf(isRoot)(
-    "gives concurrent sandboxes their own uid: one's fork loop does not starve the other's forks",
+    "gives concurrent attempts their own uid: one's fork loop, holding every process its uid may have, does not starve the other's forks",
     async () => {
-      const hogLease = await leaseSandboxUser();
-      const otherLease = await leaseSandboxUser();
-      expect(otherLease.uid).not.toBe(hogLease.uid);
+      const policy = { limits: { processes: 24, timeoutMs: 120_000 } };
+      const hog = await createAttemptSandbox({ dir: await testdir(), policy });
+      const other = await createAttemptSandbox({ dir: await testdir(), policy });
       try {
-        const policy = (lease: { uid: number; gid: number }) => ({
-          user: { uid: lease.uid, gid: lease.gid },
-          limits: { processes: 24, timeoutMs: 30_000 },
-        });
-        const hog = await createSandbox({ workspace: await testdir(), policy: policy(hogLease) });
-        const other = await createSandbox({
-          workspace: await testdir(),
-          policy: policy(otherLease),
-        });
-        // Bounded: 40 sleepers against a limit of 24; the rest fail. Holds them 6 s.
-        const hogging = hog.exec(
-          `perl -e 'my $f = 0; for (1..40) { my $p = fork(); if (!defined $p) { $f++; next } if ($p == 0) { sleep 6; exit 0 } } print "failed $f\\n"; 1 while wait() != -1'`,
-        );
-        await new Promise((resolve) => setTimeout(resolve, 1500));
-        const forks = await other.exec(
+        expect(other.policy.user.uid).not.toBe(hog.policy.user.uid);
+        const [hogSandbox, otherSandbox] = await Promise.all([hog, other].map(openEmpty));
+        // Bounded: 40 children against a limit of 24 (the rest fail to fork). The children hold
+        // their uid's process slots until the test writes /workspace/release (at most 60 s);
+        // the parent writes /workspace/holding once its fork loop is done.
+        let hogEnded = false;
+        const hogging = hogSandbox!
+          .exec(
+            `perl -e 'my $f = 0; for (1..40) { my $p = fork(); if (!defined $p) { $f++; next } if ($p == 0) { for (1..600) { last if -e "/workspace/release"; select(undef, undef, undef, 0.1) } exit 0 } } open(my $h, ">", "/workspace/holding"); close($h); print "failed $f\\n"; 1 while wait() != -1'`,
+          )
+          .finally(() => {
+            hogEnded = true;
+          });
+        const holding = join(hog.workspaceDir, "holding");
+        while (!existsSync(holding) && !hogEnded) await delay(50);
+        expect(existsSync(holding), "the hog's fork loop ended").toBe(true);
+        // What the other attempt runs against: every process the hog's uid may have, alive.
+        const hogProcesses = processesOfUid(hog.policy.user.uid).length;
+        const forks = await otherSandbox!.exec(
           "ok=0; for i in $(seq 5); do (true) && ok=$((ok+1)); done; echo $ok",
         );
+        await writeFile(join(hog.workspaceDir, "release"), "");
         const hogResult = await hogging;
         expect(hogResult.stdout).toMatch(/^failed (1[6-9]|[2-3]\d)$/m);
-        expect(forks.stdout.trim()).toBe("5");
+        expect(hogProcesses).toBeGreaterThanOrEqual(policy.limits.processes);
         expect(forks.stderr).toBe("");
+        expect(forks.stdout.trim()).toBe("5");
       } finally {
-        await hogLease.release();
-        await otherLease.release();
+        await hog.release();
+        await other.release();
       }
     },
-    90_000,
+    // Two sandboxes and 40 processes on a loaded 2-core machine; the hog ends within 60 s.
+    180_000,
   );
 
   it.runIf(isRoot)(

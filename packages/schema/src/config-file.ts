@@ -192,7 +192,7 @@ function resolveRefs(text: string, env: Record<string, string | undefined>, path
 
 /**
  * Returns a copy of `value` with `${VAR}` (and `${VAR:-default}`) references replaced from
- * `env` in the fields of {@link CONFIG_ENV_FIELDS} only. Throws `MISSING_ENV` naming the first
+ * `env` in the fields of `CONFIG_ENV_FIELDS` only. Throws `MISSING_ENV` naming the first
  * variable that is not set. Use the result in memory only: never write it to disk.
  */
 export function resolveConfigEnv<T>(

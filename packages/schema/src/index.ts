@@ -1,3 +1,10 @@
+/**
+ * Every file format of DistDebug, defined once as a zod schema, with the inferred TypeScript types,
+ * strict parsers with clear errors, JSON Schema export and the one error class.
+ *
+ * @packageDocumentation
+ * @module @distdebug/schema
+ */
 export { Attempt, AttemptStatus, LimitHit, ResourceEnforcement } from "./attempt.js";
 export {
   addUsage,

@@ -119,7 +119,7 @@ export type SandboxUser = z.infer<typeof SandboxUser>;
 
 /**
  * What a sandboxed command may see and do. Defaults: bubblewrap, no network, a cleared
- * environment, a 512 MiB tmpfs `/tmp`, uid 65534 and the limits of {@link SandboxLimits}.
+ * environment, a 512 MiB tmpfs `/tmp`, uid 65534 and the limits of `SandboxLimits`.
  */
 export const SandboxPolicy = z.strictObject({
   /** `bubblewrap`, or `no-sandbox` for development only (loud, recorded in every attempt). */

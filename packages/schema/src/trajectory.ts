@@ -57,7 +57,7 @@ export type TrajectoryStep = z.infer<typeof TrajectoryStep>;
 /**
  * `trajectory.json`: what the agent did, in order, with token use and cost.
  * Readers also accept mini-swe-agent trajectories and convert them
- * (see {@link convertMiniSweAgentTrajectory}).
+ * (see `convertMiniSweAgentTrajectory` in @distdebug/agents).
  */
 export const Trajectory = z.strictObject({
   format: formatTag("trajectory", 1),

@@ -111,7 +111,7 @@ export function acceleration(jackknife: readonly ArrayLike<number>[]): number {
   return denominator > 0 ? numerator / (6 * denominator ** 1.5) : 0;
 }
 
-/** Input of {@link bootstrapInterval}. */
+/** Input of `bootstrapInterval`. */
 export interface IntervalInput extends IntervalOptions {
   /** The point estimate on the original data. */
   estimate: number;

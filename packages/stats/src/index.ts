@@ -1,3 +1,10 @@
+/**
+ * The numbers on the leaderboard: incident-weighted means, incident bootstrap confidence intervals,
+ * paired comparisons, subgroups, the localization gap and run-to-run variation.
+ *
+ * @packageDocumentation
+ * @module @distdebug/stats
+ */
 export {
   type Aggregation,
   type AttemptRecord,

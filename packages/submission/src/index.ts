@@ -1,3 +1,9 @@
+/**
+ * Packages a results folder as a submission archive and verifies one from the archive alone.
+ *
+ * @packageDocumentation
+ * @module @distdebug/submission
+ */
 export { checkResultsFolder } from "./check-results-folder.js";
 export {
   expectedSubmission,

@@ -102,7 +102,7 @@ export function writeTarGz(entries: readonly TarEntry[]): Buffer {
 export interface ReadTarOptions {
   /** The archive's name in messages. Default `"archive"`. */
   source?: string;
-  /** Most uncompressed bytes in all. Default {@link DEFAULT_MAX_ARCHIVE_BYTES} (1 GiB). */
+  /** Most uncompressed bytes in all. Default `DEFAULT_MAX_ARCHIVE_BYTES` (1 GiB). */
   maxBytes?: number;
   /**
    * Which paths may be files or folders and the size limit of each file, checked on its header

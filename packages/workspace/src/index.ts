@@ -1,3 +1,10 @@
+/**
+ * Makes the agent's workspace (the buggy tree as a fresh git repository with one neutral commit,
+ * needles scrubbed, cached per revision) and checks a workspace for leaks.
+ *
+ * @packageDocumentation
+ * @module @distdebug/workspace
+ */
 export {
   type CacheVariableDeprecatedEvent,
   type DefaultCacheDirOptions,

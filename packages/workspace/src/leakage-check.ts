@@ -12,25 +12,9 @@ import {
   type StampedEntry,
   stampedEntries,
 } from "./internal/neutral-times.js";
+import type { LeakageFinding } from "./leakage-finding.js";
 
-/** What a leakage finding is about. */
-export type LeakageKind =
-  | "needle"
-  | "fix-commit"
-  | "fix-line"
-  | "history"
-  | "git-metadata"
-  | "extra-object"
-  | "pack-order"
-  | "timestamp";
-
-/** One leak: where (a path relative to the workspace) and what. */
-export interface LeakageFinding {
-  kind: LeakageKind;
-  file: string;
-  line?: number;
-  detail: string;
-}
+export type { LeakageFinding, LeakageKind } from "./leakage-finding.js";
 
 /** Options of {@link checkLeakage}. */
 export interface CheckLeakageOptions {

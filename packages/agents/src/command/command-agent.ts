@@ -92,7 +92,7 @@ function programOf(config: RunConfig): string[] {
  * (DistDebug or mini-swe-agent format). Bind the program itself with
  * `environment.sandbox.readOnlyBinds`. With a model in the config, a metering gateway runs
  * per attempt outside the sandbox: the program reaches it through `OPENAI_BASE_URL` /
- * `ANTHROPIC_BASE_URL` (see {@link commandAgentEnv}); the gateway adds the real key, enforces
+ * `ANTHROPIC_BASE_URL` (see `commandAgentEnv`); the gateway adds the real key, enforces
  * `agent.costLimitUsd` and `agent.tokenLimit`, and its measured calls and usage replace the
  * program's own accounting in the trajectory. Ends `limit-exceeded` at the wall-time limit or
  * when the gateway refused a call over budget, `agent-error` when the program exits non-zero.
@@ -136,6 +136,7 @@ export function createCommandAgent(options: CommandAgentOptions = {}): Agent {
         model,
         apiKey: options.apiKey,
         meter,
+        ...(context.gatewayDir === undefined ? {} : { dir: context.gatewayDir }),
         // As root, the sandbox runs commands (or bwrap itself) as the policy's user: only it may connect.
         ...(process.getuid?.() === 0 ? { owner: context.config.environment.sandbox.user } : {}),
         ...(options.retryInitialDelayMs === undefined

@@ -1,11 +1,12 @@
 import { rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { join } from "node:path";
-import { type CallTokens, DistDebugError, errorMessage, type ModelConfig } from "@distdebug/schema";
+import { type CallTokens, DistDebugError, errorMessage } from "@distdebug/schema";
 import { mockModelFor } from "../model/mock-model.js";
-import type { Admission, MeteredCall, UsageMeter } from "../model/usage-meter.js";
+import type { Admission } from "../model/usage-meter.js";
 import { enforceParameters } from "./config-parameters.js";
-import { createPrivateSocketDir, restrictSocket, type SocketOwner } from "./private-socket.js";
+import type { StartGatewayOptions } from "./gateway-options.js";
+import { createPrivateSocketDir, restrictSocket } from "./private-socket.js";
 import {
   capOutput,
   defaultOutputCap,
@@ -14,6 +15,8 @@ import {
   worstCaseTokens,
 } from "./request-policy.js";
 import { forward, type GatewayContext, refusal, sendJson } from "./upstream-call.js";
+
+export type { StartGatewayOptions } from "./gateway-options.js";
 
 /** The provider's API when `model.baseUrl` is not set. */
 export const DEFAULT_BASE_URLS = {
@@ -38,27 +41,6 @@ const MAX_CONNECTIONS = 128;
 
 /** Largest request body accepted from the agent. */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
-
-/** Options of {@link startGateway}. */
-export interface StartGatewayOptions {
-  /** The model the config names: its protocol, upstream base URL, name, timeout, retries. */
-  model: ModelConfig;
-  /** The real key; added to upstream requests only, never sent back. */
-  apiKey: string;
-  /** Meters every call and holds the cost and token budget. */
-  meter: UsageMeter;
-  /** Folder for the socket. Default: a new short-named folder (mode 0700) in the OS temp dir. */
-  dir?: string;
-  /**
-   * The only user that may connect (besides root): the uid:gid the sandbox runs commands as
-   * when the host runs as root. Default: the caller's own uid (socket mode 0600).
-   */
-  owner?: SocketOwner;
-  /** Delay before the first retry of an upstream 429/5xx. Default 1000 ms. */
-  retryInitialDelayMs?: number;
-  /** Called after each metered call. */
-  onCall?: (call: MeteredCall) => void;
-}
 
 /** A running gateway: an HTTP server on a Unix socket, outside the sandbox. */
 export interface ModelGateway {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type CallTokens, DistDebugError, errorMessage, usageFromWire } from "@distdebug/schema";
 import { type MockModel, wireProtocol } from "../model/mock-model.js";
 import { isRetryableStatus, neverSent, retryAfterMs, withRetries } from "../model/retry.js";
-import type { StartGatewayOptions } from "./gateway-server.js";
+import type { StartGatewayOptions } from "./gateway-options.js";
 import { hideCacheUsage } from "./reply-usage.js";
 
 /** Answers the agent with a JSON body (unless the answer was sent or the connection is gone). */

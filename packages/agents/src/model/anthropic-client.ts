@@ -1,7 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { usageFromWire } from "@distdebug/schema";
 import { callModel, MalformedReply } from "./call-model.js";
-import type { CreateModelClientOptions, ModelClient } from "./model-client.js";
+import type { CreateModelClientOptions, ModelClient } from "./model-types.js";
 
 /** `max_tokens` sent to Anthropic when `model.parameters` names none (the API requires it). */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;

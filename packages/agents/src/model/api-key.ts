@@ -7,6 +7,11 @@ export function apiKeyEnvName(model: Pick<ModelConfig, "provider" | "apiKeyEnv">
   );
 }
 
+/** Whether the model needs an API key: every provider but `mock`. */
+export function needsApiKey(model: Pick<ModelConfig, "provider">): boolean {
+  return model.provider !== "mock";
+}
+
 /** The key of `provider: mock`, which needs none (never sent anywhere). */
 export const MOCK_API_KEY = "mock-model-needs-no-key";
 
@@ -24,7 +29,7 @@ export function resolveApiKey(
   model: Pick<ModelConfig, "provider" | "apiKeyEnv" | "name">,
   env: Record<string, string | undefined> = process.env,
 ): string {
-  if (model.provider === "mock") return MOCK_API_KEY;
+  if (!needsApiKey(model)) return MOCK_API_KEY;
   const name = apiKeyEnvName(model);
   const key = env[name];
   if (key === undefined || key.trim() === "")

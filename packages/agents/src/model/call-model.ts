@@ -2,7 +2,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import type { CallTokens } from "@distdebug/schema";
 import { DistDebugError } from "@distdebug/schema";
 import OpenAI from "openai";
-import type { CompleteOptions, CreateModelClientOptions, ModelReply } from "./model-client.js";
+import type { CompleteOptions, CreateModelClientOptions, ModelReply } from "./model-types.js";
 import {
   isRetryableStatus,
   neverSent,

@@ -1,7 +1,7 @@
 import { usageFromWire } from "@distdebug/schema";
 import OpenAI from "openai";
 import { callModel, MalformedReply } from "./call-model.js";
-import type { CreateModelClientOptions, ModelClient } from "./model-client.js";
+import type { CreateModelClientOptions, ModelClient } from "./model-types.js";
 
 /** The OpenAI-compatible Chat Completions client (see `createModelClient`). */
 export function createOpenAiClient(options: CreateModelClientOptions): ModelClient {

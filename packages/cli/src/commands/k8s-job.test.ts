@@ -91,6 +91,15 @@ describe("distdebug k8s job", () => {
     expect(volumes[1]).toEqual({ name: "cache", emptyDir: {} });
   });
 
+  it("asks for no API key Secret when the model is the mock model", async () => {
+    const io = captureIO({ env: {} });
+    const mockArgs = [...args.slice(0, 3), "configs/mock/mini.yaml", ...args.slice(4)];
+    expect(await runCli([...mockArgs, "--json"], io)).toBe(0);
+    const [container] = JSON.parse(io.out()).items[1].spec.template.spec.containers;
+    expect(container.env).toEqual([{ name: "DISTDEBUG_CACHE_DIR", value: "/cache" }]);
+    expect(io.out()).not.toMatch(/secretKeyRef|distdebug-model-key/);
+  });
+
   it("is a usage error without --shards, --image or --config", async () => {
     const io = captureIO();
     expect(await runCli(["k8s", "job", "--config", "configs/baseline/default.yaml"], io)).toBe(2);

@@ -7,8 +7,8 @@ import {
   parseAnyFile,
   readFileChecked,
 } from "@distdebug/schema";
-import { errorMessage } from "../cli.js";
 import { defineCommand, UsageError } from "../command.js";
+import { errorMessage } from "../error-text.js";
 import { MAX_BLOCKS_OPTION, scoringParameters } from "../scoring-options.js";
 
 interface Verdict {

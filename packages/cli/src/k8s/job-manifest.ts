@@ -1,4 +1,4 @@
-import { apiKeyEnvName } from "@distdebug/agents";
+import { apiKeyEnvName, needsApiKey } from "@distdebug/agents";
 import type { RunConfig } from "@distdebug/schema";
 import { Job } from "kubernetes-models/batch/v1";
 import { ConfigMap, type IVolume } from "kubernetes-models/v1";
@@ -103,7 +103,8 @@ export function buildJobManifest(options: JobManifestOptions): JobManifest {
     metadata: { ...metadata, name: `${name}-config`, labels },
     data: { "config.yaml": options.configText },
   });
-  const keyName = options.config.model ? apiKeyEnvName(options.config.model) : undefined;
+  const model = options.config.model;
+  const keyName = model && needsApiKey(model) ? apiKeyEnvName(model) : undefined;
   const env = keyName
     ? [
         {

@@ -47,7 +47,12 @@ const record = (status: Attempt["status"]): Attempt =>
   }) as unknown as Attempt;
 
 /** An attempt's end as the run reports it: its record, and the metrics it scored. */
-const attemptEnd = (incidentId: string, attempt: number, status: Attempt["status"], coverage: number) =>
+const attemptEnd = (
+  incidentId: string,
+  attempt: number,
+  status: Attempt["status"],
+  coverage: number,
+) =>
   ({
     type: "attempt-end",
     incidentId,

@@ -34,8 +34,9 @@ const RUST_FUNCTION = /^\s*\d+:\s+(\S+)/;
 const RUST_PANIC = /panicked at (?:'.*?', |".*?", )?(\S+\.rs):(\d+)(?::\d+)?/;
 const GDB_FRAME = /#\d+\s+(?:0x[0-9a-fA-F]+\s+in\s+)?([\w:~<>]+)\s*\(.*\)\s+at\s+(\S+):(\d+)/;
 const SYMBOL_ONLY = /^\s*(\S*)[^(]*\(([A-Za-z_]\w*)\+0x[0-9a-fA-F]+\)\s*\[0x[0-9a-fA-F]+\]/;
+// A relative path, or an absolute build path as addr2line prints it (`/__w/x/x/src/a.cc:532`).
 const BARE_REFERENCE =
-  /(?<![\w/.-])((?:[\w.-]+\/)*[\w.-]+\.(?:go|rs|java|scala|py|c|cc|cpp|h|hpp)):(\d+)(?![\d])/g;
+  /(?<![\w/.-])(\/?(?:[\w.-]+\/)*[\w.-]+\.(?:go|rs|java|scala|py|c|cc|cpp|h|hpp)):(\d+)(?![\d])/g;
 
 function shorten(text: string): string {
   const trimmed = text.trim();
@@ -100,7 +101,9 @@ function isExternalPath(path: string): boolean {
     // Go's standard library (`/usr/local/go/src/runtime/...`), not a GOPATH checkout
     // (`/home/ci/go/src/github.com/pingcap/tikv/...`, whose first folder holds a dot).
     /\/go\/src\/[^/.]+\//.test(path) ||
-    /\/lib\/python\d[\d.]*\/(?!site-packages\/)/.test(path)
+    /\/lib\/python\d[\d.]*\/(?!site-packages\/)/.test(path) ||
+    // the C and C++ toolchain's headers and libraries
+    /^\/usr\/(?:local\/)?(?:include|lib)\//.test(path)
   );
 }
 
@@ -160,6 +163,7 @@ function singleLineFrames(text: string, artifactLine: number): FrameReference[] 
       text: shorten(match[0]),
       file: match[1]!,
       line: Number(match[2]),
+      ...(isExternalPath(match[1]!) ? { external: true } : {}),
     });
   return references;
 }

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { openSync, readdirSync, readFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { OutputBuffer } from "./output-buffer.js";
@@ -102,15 +102,69 @@ function childStdio(own: ("pipe" | "ignore")[]): ("pipe" | "ignore" | number)[] 
 /** After the process exits, how long to wait for its pipes to close before closing them. */
 const PIPE_GRACE_MS = 2000;
 
+/** What happened to one process so far; its fields feed {@link RunProcessResult}. */
+interface ProcessState {
+  readonly started: number;
+  readonly stdout: OutputBuffer;
+  readonly stderr: OutputBuffer;
+  timedOut: boolean;
+  aborted: boolean;
+  outputLimitHit: boolean;
+  status?: BwrapStatus | undefined;
+  statusExitCode?: number | undefined;
+  exited: boolean;
+}
+
+/** The spawned child and what happened to it. */
+interface RunningProcess {
+  readonly child: ChildProcess;
+  readonly state: ProcessState;
+}
+
 /**
  * Spawns a process in its own process group, feeds stdin, captures capped output and kills
  * it (its group, and the sandbox init when known) at the timeout, on abort, or past the
  * output kill threshold. Always resolves.
  */
 export function runProcess(input: RunProcessInput): Promise<RunProcessResult> {
-  const started = performance.now();
-  const stdout = new OutputBuffer(input.outputBytes);
-  const stderr = new OutputBuffer(input.outputBytes);
+  const state: ProcessState = {
+    started: performance.now(),
+    stdout: new OutputBuffer(input.outputBytes),
+    stderr: new OutputBuffer(input.outputBytes),
+    timedOut: false,
+    aborted: false,
+    outputLimitHit: false,
+    exited: false,
+  };
+  return new Promise<RunProcessResult>((resolve) => {
+    const running: RunningProcess = { child: spawnChild(input), state };
+    const kill = () => killProcess(running);
+    const disarm = armLimits(input, state, kill);
+    captureOutput(running, input.killOutputBytes, kill);
+    if (input.statusFd) readStatus(running, input.onStatus, kill);
+    feedInputs(running.child, input);
+    awaitEnd(running, (end) => {
+      disarm();
+      resolve({
+        ...end,
+        stdout: state.stdout,
+        stderr: state.stderr,
+        durationMs: performance.now() - state.started,
+        timedOut: state.timedOut,
+        aborted: state.aborted,
+        outputLimitHit: state.outputLimitHit,
+        status: state.status,
+        statusExitCode: state.statusExitCode,
+      });
+    });
+  });
+}
+
+/**
+ * The child's descriptors: stdin (a pipe only when there is input), stdout, stderr, then fd 3
+ * (bwrap's status pipe, or ignored when only input pipes follow) and one pipe per input.
+ */
+function stdioOf(input: RunProcessInput): ("pipe" | "ignore")[] {
   const stdio: ("pipe" | "ignore")[] = [
     input.stdin === undefined ? "ignore" : "pipe",
     "pipe",
@@ -119,143 +173,175 @@ export function runProcess(input: RunProcessInput): Promise<RunProcessResult> {
   const inputs = input.inputFds ?? [];
   if (input.statusFd || inputs.length > 0) stdio.push(input.statusFd ? "pipe" : "ignore");
   for (const _ of inputs) stdio.push("pipe");
+  return stdio;
+}
 
-  return new Promise<RunProcessResult>((resolve) => {
-    let timedOut = false;
-    let aborted = false;
-    let outputLimitHit = false;
-    let status: BwrapStatus | undefined;
-    let statusExitCode: number | undefined;
-    let statusText = "";
-    let exited = false;
-    let settled = false;
-    let graceTimer: NodeJS.Timeout | undefined;
-
-    const child = spawn(input.file, [...input.args], {
-      stdio: childStdio(stdio),
-      env: input.env,
-      detached: true,
-      ...(input.cwd === undefined ? {} : { cwd: input.cwd }),
-      ...(input.uid === undefined ? {} : { uid: input.uid }),
-      ...(input.gid === undefined ? {} : { gid: input.gid }),
-    });
-
-    const kill = () => {
-      if (status !== undefined && !exited) {
-        // SIGKILL to the sandbox's pid 1 tears down its whole pid namespace.
-        try {
-          process.kill(status.childPid, "SIGKILL");
-        } catch {
-          // Already gone.
-        }
-      }
-      if (child.pid !== undefined && !exited) {
-        try {
-          process.kill(-child.pid, "SIGKILL");
-        } catch {
-          child.kill("SIGKILL");
-        }
-      }
-    };
-
-    const timer = setTimeout(() => {
-      timedOut = true;
-      kill();
-    }, input.timeoutMs);
-    const onAbort = () => {
-      aborted = true;
-      kill();
-    };
-    if (input.signal?.aborted) onAbort();
-    else input.signal?.addEventListener("abort", onAbort, { once: true });
-
-    const watch = (stream: Readable | null, buffer: OutputBuffer) => {
-      stream?.on("data", (chunk: Buffer) => {
-        buffer.push(chunk);
-        if (!outputLimitHit && stdout.totalBytes + stderr.totalBytes > input.killOutputBytes) {
-          outputLimitHit = true;
-          kill();
-        }
-      });
-      stream?.on("error", () => {});
-    };
-    watch(child.stdout, stdout);
-    watch(child.stderr, stderr);
-
-    const statusStream = input.statusFd ? (child.stdio[3] as Readable | null) : null;
-    statusStream?.setEncoding("utf8");
-    statusStream?.on("data", (text: string) => {
-      statusText += text;
-      let newline = statusText.indexOf("\n");
-      while (newline >= 0) {
-        const line = statusText.slice(0, newline).trim();
-        statusText = statusText.slice(newline + 1);
-        newline = statusText.indexOf("\n");
-        if (line === "") continue;
-        try {
-          const document = JSON.parse(line) as Record<string, unknown>;
-          if (typeof document["child-pid"] === "number" && status === undefined) {
-            status = {
-              childPid: document["child-pid"],
-              pidNamespace:
-                typeof document["pid-namespace"] === "number"
-                  ? document["pid-namespace"]
-                  : undefined,
-            };
-            input.onStatus?.(status);
-            if (timedOut || aborted || outputLimitHit) kill();
-          }
-          if (typeof document["exit-code"] === "number") statusExitCode = document["exit-code"];
-        } catch {
-          // Not a status document: ignore.
-        }
-      }
-    });
-    statusStream?.on("error", () => {});
-
-    for (const [index, bytes] of inputs.entries()) {
-      const pipe = child.stdio[4 + index] as Writable | null;
-      pipe?.on("error", () => {});
-      pipe?.end(bytes);
-    }
-
-    if (child.stdin) {
-      child.stdin.on("error", () => {});
-      child.stdin.end(input.stdin);
-    }
-
-    const finish = (exitCode: number | null, signal: NodeJS.Signals | null, spawnError?: Error) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (graceTimer) clearTimeout(graceTimer);
-      input.signal?.removeEventListener("abort", onAbort);
-      resolve({
-        exitCode,
-        signal,
-        stdout,
-        stderr,
-        durationMs: performance.now() - started,
-        timedOut,
-        aborted,
-        outputLimitHit,
-        status,
-        statusExitCode,
-        spawnError,
-      });
-    };
-
-    child.on("error", (error) => {
-      if (child.pid === undefined) finish(null, null, error);
-    });
-    child.on("exit", (code, signal) => {
-      exited = true;
-      graceTimer = setTimeout(() => {
-        for (const stream of child.stdio) stream?.destroy();
-        finish(code, signal);
-      }, PIPE_GRACE_MS);
-      graceTimer.unref();
-    });
-    child.on("close", (code, signal) => finish(code, signal));
+/** Spawns the child detached (its own process group), with `/dev/null` over inherited descriptors. */
+function spawnChild(input: RunProcessInput): ChildProcess {
+  return spawn(input.file, [...input.args], {
+    stdio: childStdio(stdioOf(input)),
+    env: input.env,
+    detached: true,
+    ...(input.cwd === undefined ? {} : { cwd: input.cwd }),
+    ...(input.uid === undefined ? {} : { uid: input.uid }),
+    ...(input.gid === undefined ? {} : { gid: input.gid }),
   });
+}
+
+/** SIGKILL to the sandbox's init when known (its whole pid namespace dies), and to the child's group. */
+function killProcess({ child, state }: RunningProcess): void {
+  if (state.exited) return;
+  if (state.status !== undefined) {
+    try {
+      process.kill(state.status.childPid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL");
+  }
+}
+
+/** Kills at the timeout and on abort (recording which); returns the function that disarms both. */
+function armLimits(input: RunProcessInput, state: ProcessState, kill: () => void): () => void {
+  const timer = setTimeout(() => {
+    state.timedOut = true;
+    kill();
+  }, input.timeoutMs);
+  const onAbort = () => {
+    state.aborted = true;
+    kill();
+  };
+  if (input.signal?.aborted) onAbort();
+  else input.signal?.addEventListener("abort", onAbort, { once: true });
+  return () => {
+    clearTimeout(timer);
+    input.signal?.removeEventListener("abort", onAbort);
+  };
+}
+
+/** Keeps stdout and stderr in their capped buffers; kills past `killOutputBytes` printed in all. */
+function captureOutput(
+  { child, state }: RunningProcess,
+  killOutputBytes: number,
+  kill: () => void,
+) {
+  const capture = (stream: Readable | null, buffer: OutputBuffer) => {
+    stream?.on("data", (chunk: Buffer) => {
+      buffer.push(chunk);
+      if (
+        !state.outputLimitHit &&
+        state.stdout.totalBytes + state.stderr.totalBytes > killOutputBytes
+      ) {
+        state.outputLimitHit = true;
+        kill();
+      }
+    });
+    stream?.on("error", () => {});
+  };
+  capture(child.stdout, state.stdout);
+  capture(child.stderr, state.stderr);
+}
+
+/**
+ * Reads bwrap's JSON status documents from fd 3, one a line: the first names the sandbox's
+ * init (reported to `onStatus`; killed at once if a limit was hit before), a later one the
+ * command's exit code.
+ */
+function readStatus(
+  { child, state }: RunningProcess,
+  onStatus: RunProcessInput["onStatus"],
+  kill: () => void,
+): void {
+  const stream = child.stdio[3] as Readable | null;
+  let pending = "";
+  stream?.setEncoding("utf8");
+  stream?.on("data", (text: string) => {
+    pending += text;
+    const lines = pending.split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) {
+      const document = statusDocument(line);
+      if (document === undefined) continue;
+      if (document.childPid !== undefined && state.status === undefined) {
+        state.status = { childPid: document.childPid, pidNamespace: document.pidNamespace };
+        onStatus?.(state.status);
+        if (state.timedOut || state.aborted || state.outputLimitHit) kill();
+      }
+      if (document.exitCode !== undefined) state.statusExitCode = document.exitCode;
+    }
+  });
+  stream?.on("error", () => {});
+}
+
+/** The numbers of one line of bwrap's status; undefined when the line is not JSON. */
+function statusDocument(
+  line: string,
+):
+  | { childPid: number | undefined; pidNamespace: number | undefined; exitCode: number | undefined }
+  | undefined {
+  if (line.trim() === "") return undefined;
+  let document: unknown;
+  try {
+    document = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof document !== "object" || document === null) return undefined;
+  const number = (key: string) => {
+    const value = (document as Record<string, unknown>)[key];
+    return typeof value === "number" ? value : undefined;
+  };
+  return {
+    childPid: number("child-pid"),
+    pidNamespace: number("pid-namespace"),
+    exitCode: number("exit-code"),
+  };
+}
+
+/** Writes each input to its pipe (fds 4, 5, …) and stdin, closing each after. */
+function feedInputs(child: ChildProcess, input: RunProcessInput): void {
+  for (const [index, bytes] of (input.inputFds ?? []).entries()) {
+    const pipe = child.stdio[4 + index] as Writable | null;
+    pipe?.on("error", () => {});
+    pipe?.end(bytes);
+  }
+  if (child.stdin) {
+    child.stdin.on("error", () => {});
+    child.stdin.end(input.stdin);
+  }
+}
+
+/** How the process ended: its exit code and signal, or why it never started. */
+type ProcessEnd = Pick<RunProcessResult, "exitCode" | "signal" | "spawnError">;
+
+/**
+ * Calls `done` once: when the child's pipes close after it exits, or {@link PIPE_GRACE_MS}
+ * after its exit (a background process may hold them), or when it could not be spawned.
+ */
+function awaitEnd({ child, state }: RunningProcess, done: (end: ProcessEnd) => void): void {
+  let settled = false;
+  let graceTimer: NodeJS.Timeout | undefined;
+  const finish = (end: ProcessEnd) => {
+    if (settled) return;
+    settled = true;
+    if (graceTimer) clearTimeout(graceTimer);
+    done(end);
+  };
+  child.on("error", (error) => {
+    if (child.pid === undefined) finish({ exitCode: null, signal: null, spawnError: error });
+  });
+  child.on("exit", (exitCode, signal) => {
+    state.exited = true;
+    graceTimer = setTimeout(() => {
+      for (const stream of child.stdio) stream?.destroy();
+      finish({ exitCode, signal });
+    }, PIPE_GRACE_MS);
+    graceTimer.unref();
+  });
+  child.on("close", (exitCode, signal) => finish({ exitCode, signal }));
 }

@@ -1,4 +1,4 @@
-import type { LeakageFinding, LeakageKind } from "../leakage-check.js";
+import type { LeakageFinding, LeakageKind } from "../leakage-finding.js";
 import { compileNeedles, type NeedleMatcher } from "../needles.js";
 
 /** A line the fix adds, seen in the workspace: a finding once it is absent at the buggy revision. */
