@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import {
   buildIncidentRepository,
   type DatasetIncident,
@@ -21,6 +22,7 @@ import {
   checkLeakage,
   openRepository,
   prepareWorkspace,
+  type WorkspaceCopyProof,
   type WorkspaceEvent,
 } from "@distdebug/workspace";
 import { findMirror, type MirrorOptions } from "./find-mirror.js";
@@ -101,6 +103,8 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
   const task = await incidentTask(incident);
   const needles = gold?.needles ?? [];
   let baseDir: string | undefined;
+  // What each copy was proven to be as it was made: the leakage verdict of its base is reused.
+  const copyProofs = new Map<string, WorkspaceCopyProof>();
   const materialize = async (
     dir: string,
     signal?: AbortSignal,
@@ -116,6 +120,7 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
       ...(onEvent ? { onEvent } : {}),
     });
     baseDir ??= result.baseDir ?? dir;
+    if (result.copyProof) copyProofs.set(result.dir, result.copyProof);
   };
   let scorer: DirectoryScorer | undefined;
   return {
@@ -124,8 +129,11 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
     gold,
     materialize,
     async checkLeakage(dir) {
+      const copyProof = copyProofs.get(resolve(dir));
+      copyProofs.delete(resolve(dir));
       const report = await checkLeakage({
         dir,
+        ...(copyProof ? { copyProof } : {}),
         needles,
         ...(gold ? { fix: { repo: repository.gitdir, commit: gold.fix.commit } } : {}),
       });
