@@ -13,8 +13,8 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
-  readFileSync,
   readlinkSync,
+  readSync,
   type Stats,
   symlinkSync,
   utimesSync,
@@ -66,15 +66,20 @@ class TreeDigest {
   readonly #lines: [manifest: string, content: string][] = [];
   bytes = 0;
 
-  add(rel: string, stats: Stats, link: string | undefined, contents?: Buffer): void {
+  /** One entry; a regular file with the SHA-256 of its contents (hex) and their length. */
+  add(
+    rel: string,
+    stats: Stats,
+    link: string | undefined,
+    contents?: { hash: string; bytes: number },
+  ): void {
     const line = manifestLine(rel, stats, link);
     if (contents === undefined) {
       this.#lines.push([line, line]);
       return;
     }
-    this.bytes += contents.length;
-    const hash = createHash("sha256").update(contents).digest("hex");
-    this.#lines.push([line, `${hash} ${line}`]);
+    this.bytes += contents.bytes;
+    this.#lines.push([line, `${contents.hash} ${line}`]);
   }
 
   result(): WalkResult {
@@ -89,17 +94,45 @@ class TreeDigest {
   }
 }
 
-/** Reads a regular file without following a link put in its place since it was listed. */
-function readRegularFile(path: string): Buffer {
+/** Bytes read and written at a time: one buffer for the whole copy, whatever the file sizes. */
+const CHUNK_BYTES = 1 << 20;
+
+/** Opens a regular file without following a link put in its place since it was listed. */
+function openRegularFile(path: string): number {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw new DistDebugError({
+      code: "CACHE_CORRUPT",
+      message: `${path} changed from a file to something else while it was read`,
+      data: { path },
+    });
+  }
+  return fd;
+}
+
+/**
+ * Reads the regular file `path` to its end in chunks, hashing each chunk and handing it to
+ * `sink` (which writes it) before the next is read: what is hashed is what is written.
+ */
+function streamFile(
+  path: string,
+  buffer: Buffer,
+  sink?: (chunk: Buffer) => void,
+): { hash: string; bytes: number } {
+  const fd = openRegularFile(path);
   try {
-    if (!fstatSync(fd).isFile())
-      throw new DistDebugError({
-        code: "CACHE_CORRUPT",
-        message: `${path} changed from a file to something else while it was copied`,
-        data: { path },
-      });
-    return readFileSync(fd);
+    const hash = createHash("sha256");
+    let bytes = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, 0, buffer.length, null);
+      if (read === 0) break;
+      const chunk = buffer.subarray(0, read);
+      hash.update(chunk);
+      sink?.(chunk);
+      bytes += read;
+    }
+    return { hash: hash.digest("hex"), bytes };
   } finally {
     closeSync(fd);
   }
@@ -115,6 +148,7 @@ function readRegularFile(path: string): Buffer {
  */
 export function copyTreeSync(source: string, target: string, options: CopyTreeOptions): WalkResult {
   const digest = new TreeDigest();
+  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   const { owner, time } = options;
   const visit = (rel: string, stats: Stats): void => {
     if (options.signal?.aborted)
@@ -144,9 +178,7 @@ export function copyTreeSync(source: string, target: string, options: CopyTreeOp
       if (owner) lchownSync(to, owner.uid, owner.gid);
       lutimesSync(to, time, time);
     } else {
-      const contents = readRegularFile(from);
-      digest.add(rel, stats, undefined, contents);
-      writeFileOnce(to, contents, stats, options);
+      digest.add(rel, stats, undefined, copyFileOnce(from, to, buffer, stats, options));
     }
   };
   const rootStats = lstatSync(source);
@@ -160,20 +192,23 @@ export function copyTreeSync(source: string, target: string, options: CopyTreeOp
   return digest.result();
 }
 
-/** Creates `path` (never an existing one), writes `contents`, sets mode, owner and times. */
-function writeFileOnce(
-  path: string,
-  contents: Buffer,
+/** Creates `to` (never an existing one) from `from` in chunks; sets mode, owner and times. */
+function copyFileOnce(
+  from: string,
+  to: string,
+  buffer: Buffer,
   stats: Stats,
   { owner, time }: CopyTreeOptions,
-): void {
-  const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+): { hash: string; bytes: number } {
+  const fd = openSync(to, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
   try {
-    for (let at = 0; at < contents.length; )
-      at += writeSync(fd, contents, at, contents.length - at);
+    const copied = streamFile(from, buffer, (chunk) => {
+      for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at, chunk.length - at);
+    });
     fchmodSync(fd, stats.mode & 0o7777);
     if (owner) fchownSync(fd, owner.uid, owner.gid);
     futimesSync(fd, time, time);
+    return copied;
   } finally {
     closeSync(fd);
   }
@@ -191,6 +226,7 @@ export async function chownTree(root: string, owner: Owner): Promise<void> {
 /** The digest of {@link copyTreeSync}, of a tree read in place (every file's contents read once). */
 export function digestTreeSync(source: string): WalkResult {
   const digest = new TreeDigest();
+  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   const visit = (rel: string) => {
     const dir = rel === "" ? source : join(source, rel);
     for (const name of readdirSync(dir)) {
@@ -201,7 +237,7 @@ export function digestTreeSync(source: string): WalkResult {
         digest.add(childRel, stats, undefined);
         visit(childRel);
       } else if (stats.isSymbolicLink()) digest.add(childRel, stats, readlinkSync(path));
-      else if (stats.isFile()) digest.add(childRel, stats, undefined, readRegularFile(path));
+      else if (stats.isFile()) digest.add(childRel, stats, undefined, streamFile(path, buffer));
       else digest.add(childRel, stats, undefined);
     }
   };
