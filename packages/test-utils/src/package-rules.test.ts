@@ -23,8 +23,9 @@ const TABLE: Record<string, { packages: readonly string[] | "*"; thirdParty: rea
     "@distdebug/sandbox": { packages: ["@distdebug/schema"], thirdParty: [] },
     "@distdebug/stats": { packages: ["@distdebug/schema"], thirdParty: [] },
     "@distdebug/results": { packages: ["@distdebug/schema"], thirdParty: [] },
+    // curation (`verifyIncident`) maps a fix to gold blocks with the evaluator
     "@distdebug/dataset": {
-      packages: ["@distdebug/schema", "@distdebug/workspace"],
+      packages: ["@distdebug/schema", "@distdebug/workspace", "@distdebug/evaluator"],
       thirdParty: [],
     },
     "@distdebug/agents": {

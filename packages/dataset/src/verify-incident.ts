@@ -1,6 +1,5 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { checkArtifacts, type DatasetIncident, loadGold } from "@distdebug/dataset";
 import { suggestGoldBlocks } from "@distdebug/evaluator";
 import {
   DistDebugError,
@@ -17,6 +16,9 @@ import {
   readFileAtCommit,
   standInForMissingBlobs,
 } from "@distdebug/workspace";
+import { checkArtifacts } from "./artifact-check.js";
+import { loadGold } from "./gold.js";
+import type { DatasetIncident } from "./types.js";
 
 /** Rows around a change that still count as "adjacent to the fix". */
 export const ADJACENT_ROWS = 3;
