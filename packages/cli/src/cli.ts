@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { DistDebugError, didYouMean } from "@distdebug/schema";
-import { type Command, UsageError } from "./command.js";
+import type { Command } from "./command.js";
 import { errorMessage } from "./error-text.js";
 import { type CliIO, processIO } from "./io.js";
 import { commandTable, findCommand } from "./registry.js";
@@ -156,7 +156,7 @@ export async function runCli(
   try {
     return await command.run({ values: parsed.values, positionals: parsed.positionals }, io);
   } catch (error) {
-    if (UsageError.is(error)) {
+    if (DistDebugError.hasCode(error, "USAGE")) {
       io.stderr(
         `distdebug ${entry.words.join(" ")}: ${error.message}\nUsage: distdebug ${command.usage}\n`,
       );

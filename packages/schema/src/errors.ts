@@ -51,7 +51,8 @@ export interface DistDebugErrorOptions<Data> {
 }
 
 /**
- * The one error class of the SDK. Every package throws it (or a subclass) with a stable `code`.
+ * The one error class of the SDK. Every package throws it with a stable `code` (no subclasses:
+ * a new kind of failure is a new code in {@link DistDebugErrorCode}).
  *
  * @example
  * ```ts
@@ -81,6 +82,19 @@ export class DistDebugError<Data = Record<string, unknown>> extends Error {
    */
   static isInstance(error: unknown): error is DistDebugError<unknown> {
     return typeof error === "object" && error !== null && marker in error;
+  }
+
+  /**
+   * True for a DistDebugError with the given code (also one created by another copy of this
+   * package).
+   *
+   * @example
+   * ```ts
+   * if (DistDebugError.hasCode(error, "USAGE")) return 2;
+   * ```
+   */
+  static hasCode(error: unknown, code: DistDebugErrorCode): error is DistDebugError<unknown> {
+    return DistDebugError.isInstance(error) && error.code === code;
   }
 
   /** A plain JSON form: `{ name, code, message, data }`. */

@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { globToRegExp } from "@distdebug/dataset";
 import { findMirror, type IncidentVerification, verifyIncident } from "@distdebug/runner";
-import { defineCommand, optionalString, stringList, UsageError } from "../command.js";
+import { defineCommand, optionalString, stringList, usageError } from "../command.js";
 import { loadDatasetArg, MIRROR_OPTION, mirrorsFromArgs } from "../dataset-arg.js";
 import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
 
@@ -25,7 +25,7 @@ export default defineCommand({
     ...CACHE_DIR_OPTION,
   },
   async run(args, io) {
-    if (args.positionals.length !== 1) throw new UsageError("name one dataset folder");
+    if (args.positionals.length !== 1) throw usageError("name one dataset folder");
     const dataset = await loadDatasetArg(args.positionals[0]!, io.cwd);
     const patterns = stringList(args, "bug").map(globToRegExp);
     const incidents = dataset.incidents.filter(
