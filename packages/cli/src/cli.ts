@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { DistDebugError, didYouMean } from "@distdebug/schema";
+import { DistDebugError, didYouMean, errorHeadline } from "@distdebug/schema";
 import type { Command } from "./command.js";
 import { errorMessage } from "./error-text.js";
 import { type CliIO, processIO } from "./io.js";
@@ -91,11 +91,11 @@ function parseErrorMessage(error: unknown, options: readonly string[]): string {
   }
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     const option = /'(-{1,2}[^' ]+)/.exec(text)?.[1];
-    return option ? `${option} needs a value` : (text.split("\n")[0] ?? text);
+    return option ? `${option} needs a value` : errorHeadline(text);
   }
   if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
     return `unexpected argument ${/'([^']+)'/.exec(text)?.[1] ?? ""}`.trimEnd();
-  return text.split("\n")[0] ?? text;
+  return errorHeadline(text);
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   type DiagnosisScores,
   DistDebugError,
   emptyUsage,
+  errorHeadline,
   errorMessage,
   type LimitHit,
   MAX_DIAGNOSIS_BYTES,
@@ -270,7 +271,7 @@ async function agentOutput<T>(run: AttemptRun, step: () => Promise<T>): Promise<
     const { message } = errorOf(caught);
     fail(run.state, "agent-error", {
       code: "AGENT_ERROR",
-      message: `the agent's output could not be handled: ${message.split("\n")[0]}`,
+      message: `the agent's output could not be handled: ${errorHeadline(message)}`,
     });
     return AGENT_FAULT;
   }

@@ -76,6 +76,7 @@ describe("the public surface", () => {
       "didYouMean",
       "effectivePrices",
       "emptyUsage",
+      "errorHeadline",
       "errorMessage",
       "foldCacheUsage",
       "formatIssues",

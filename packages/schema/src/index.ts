@@ -49,7 +49,7 @@ export {
   ScoreParameters,
   ScoreWarning,
 } from "./diagnosis-scores.js";
-export { errorMessage } from "./error-message.js";
+export { errorHeadline, errorMessage } from "./error-message.js";
 export { DistDebugError, type DistDebugErrorCode, type DistDebugErrorOptions } from "./errors.js";
 export {
   DEFAULT_MAX_FILE_BYTES,

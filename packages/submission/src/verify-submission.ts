@@ -8,6 +8,7 @@ import { scoreResults } from "@distdebug/runner";
 import {
   type DiagnosisScores,
   DistDebugError,
+  errorHeadline,
   errorMessage,
   type LeakFinding,
   parseDiagnosisScores,
@@ -220,7 +221,7 @@ export async function verifySubmission(
         ...scanTrajectory(trajectory, { incidentId: located.incidentId, attempt: located.attempt }),
       );
     } catch (error) {
-      invalid.push(errorMessage(error).split("\n")[0] ?? entry.path);
+      invalid.push(errorHeadline(error));
     }
   }
 
@@ -244,7 +245,7 @@ export async function verifySubmission(
         try {
           packagedSummary = parseSummary(summaryBytes, { source: RESULTS_FILES.summary });
         } catch (error) {
-          invalid.push(errorMessage(error).split("\n")[0] ?? RESULTS_FILES.summary);
+          invalid.push(errorHeadline(error));
         }
       }
       const result = await scoreResults({

@@ -1,5 +1,5 @@
 import type { AttemptPhase, RunEvent } from "@distdebug/runner";
-import type { Attempt } from "@distdebug/schema";
+import { type Attempt, errorHeadline } from "@distdebug/schema";
 import type { CliIO } from "../io.js";
 import { TERMINAL } from "./terminal-text.js";
 
@@ -39,7 +39,7 @@ function resultLine(incidentId: string, attempt: number, record: Attempt): strin
   const metrics = record.metrics
     ? ` coverage ${(record.metrics.blockCoverage * 100).toFixed(1)} precision ${(record.metrics.blockPrecision * 100).toFixed(1)}`
     : "";
-  const why = record.error ? ` (${record.error.message.split("\n")[0]})` : "";
+  const why = record.error ? ` (${errorHeadline(record.error.message)})` : "";
   return `${incidentId} attempt ${attempt}: ${record.status}${metrics}${why} ${(record.durationMs / 1000).toFixed(1)}s`;
 }
 
