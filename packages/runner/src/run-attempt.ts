@@ -10,6 +10,7 @@ import {
 } from "@distdebug/sandbox";
 import {
   type Attempt,
+  type AttemptError,
   type AttemptStatus,
   checkJsonText,
   type Diagnosis,
@@ -67,14 +68,14 @@ export interface RunAttemptOptions {
   onEvent?: RunEventListener;
 }
 
-function errorOf(error: unknown): { code: string; message: string } {
+function errorOf(error: unknown): AttemptError {
   if (DistDebugError.isInstance(error)) return { code: error.code, message: error.message };
   return { code: "INTERNAL", message: errorMessage(error) };
 }
 
 /** Why an agent-written file was refused: one line, becomes the attempt's `agent-error`. */
 class UnsafeAgentFile {
-  constructor(readonly error: { code: string; message: string }) {}
+  constructor(readonly error: AttemptError) {}
 }
 
 /**
@@ -101,7 +102,7 @@ async function readAgentFile(
 /** What the attempt's steps decide together: its status and what it produced. */
 interface AttemptState {
   status: AttemptStatus;
-  error?: { code: string; message: string } | undefined;
+  error?: AttemptError | undefined;
   limitHit?: LimitHit | undefined;
   usage: Usage;
   diagnosis?: Diagnosis | undefined;

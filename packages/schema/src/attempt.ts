@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { formatTag, Sha256, Timestamp, Usage } from "./common.js";
 import { ScoreMetrics } from "./diagnosis-scores.js";
+import { ERROR_CODES } from "./errors.js";
 import { SandboxPolicy } from "./sandbox-policy.js";
 
 /** How an attempt ended. Only `infra-error` and `interrupted` are the harness's fault. */
@@ -40,6 +41,25 @@ export const ResourceEnforcement = z.strictObject({
 /** How an attempt's resources were bounded. */
 export type ResourceEnforcement = z.infer<typeof ResourceEnforcement>;
 
+const knownCodes: ReadonlySet<string> = new Set(ERROR_CODES);
+
+/**
+ * Why an attempt failed: a code of the closed union ({@link ERROR_CODES}) and one message. A
+ * code string this version does not know (an attempt.json written by hand or by another
+ * harness) is read as `LEGACY`, its message kept; the JSON Schema lists the union only, as
+ * written today (no version of the SDK wrote a code outside it).
+ */
+export const AttemptError = z.strictObject({
+  code: z.preprocess(
+    (code) => (typeof code === "string" && !knownCodes.has(code) ? "LEGACY" : code),
+    z.enum(ERROR_CODES),
+  ),
+  message: z.string(),
+});
+
+/** Why an attempt failed (see {@link AttemptError}). */
+export type AttemptError = z.infer<typeof AttemptError>;
+
 /**
  * `attempt.json`: written last and atomically. An attempt folder without a valid one is not
  * finished and is redone on resume.
@@ -50,7 +70,7 @@ export const Attempt = z.strictObject({
   /** 1-based attempt number. */
   attempt: z.number().int().min(1),
   status: AttemptStatus,
-  error: z.strictObject({ code: z.string(), message: z.string() }).optional(),
+  error: AttemptError.optional(),
   /** The limit that ended a `limit-exceeded` attempt, when it was a resource of the sandbox. */
   limitHit: LimitHit.optional(),
   startedAt: Timestamp,

@@ -5,7 +5,13 @@
  * @packageDocumentation
  * @module @distdebug/schema
  */
-export { Attempt, AttemptStatus, LimitHit, ResourceEnforcement } from "./attempt.js";
+export {
+  Attempt,
+  AttemptError,
+  AttemptStatus,
+  LimitHit,
+  ResourceEnforcement,
+} from "./attempt.js";
 export {
   addUsage,
   CommitId,
@@ -50,7 +56,12 @@ export {
   ScoreWarning,
 } from "./diagnosis-scores.js";
 export { errorHeadline, errorMessage } from "./error-message.js";
-export { DistDebugError, type DistDebugErrorCode, type DistDebugErrorOptions } from "./errors.js";
+export {
+  DistDebugError,
+  type DistDebugErrorCode,
+  type DistDebugErrorOptions,
+  ERROR_CODES,
+} from "./errors.js";
 export {
   DEFAULT_MAX_FILE_BYTES,
   type ListFilesOptions,
