@@ -32,6 +32,7 @@ import {
   serialize,
   sha256Hex,
   type Trajectory,
+  type TrajectoryExitStatus,
   type Usage,
 } from "@distdebug/schema";
 import { readAttemptTrajectory } from "./attempt-trajectory.js";
@@ -349,13 +350,19 @@ async function readOutputs(
   await collectTrajectory(run, outcome.trajectory, refuse, files);
 }
 
+/** The trajectory's word for how an attempt ended. */
+function trajectoryExitStatusOf(status: AttemptStatus): TrajectoryExitStatus {
+  if (status === "succeeded") return "submitted";
+  return status === "limit-exceeded" ? "limit-exceeded" : "error";
+}
+
 /** The harness's own record of an attempt whose trajectory is missing or was dropped. */
 function harnessTrajectory(run: AttemptRun): Trajectory {
   return {
     format: "distdebug.trajectory/1",
     incidentId: run.incidentId,
     agent: { name: run.options.agent.name },
-    exitStatus: run.state.status,
+    exitStatus: trajectoryExitStatusOf(run.state.status),
     usage: run.state.usage,
     steps: [],
   };

@@ -21,10 +21,12 @@ describe("attempt.json's error", () => {
     expect(AttemptError.safeParse({ code: 3, message: "m" }).success).toBe(false);
   });
 
-  it("lists the union in the JSON Schema", () => {
+  it("lists the union in the JSON Schema, and any other string as the LEGACY way in", () => {
     const schema = jsonSchemaOf("attempt") as {
-      properties: { error: { properties: { code: { enum: string[] } } } };
+      properties: { error: { properties: { code: { anyOf: [{ enum: string[] }, object] } } } };
     };
-    expect(schema.properties.error.properties.code.enum).toEqual([...ERROR_CODES]);
+    const [union, legacy] = schema.properties.error.properties.code.anyOf;
+    expect(union.enum).toEqual([...ERROR_CODES]);
+    expect(legacy).toMatchObject({ type: "string" });
   });
 });

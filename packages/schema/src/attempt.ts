@@ -41,19 +41,20 @@ export const ResourceEnforcement = z.strictObject({
 /** How an attempt's resources were bounded. */
 export type ResourceEnforcement = z.infer<typeof ResourceEnforcement>;
 
-const knownCodes: ReadonlySet<string> = new Set(ERROR_CODES);
-
 /**
  * Why an attempt failed: a code of the closed union ({@link ERROR_CODES}) and one message. A
- * code string this version does not know (an attempt.json written by hand or by another
- * harness) is read as `LEGACY`, its message kept; the JSON Schema lists the union only, as
- * written today (no version of the SDK wrote a code outside it).
+ * code this version does not know (an attempt.json written by hand or by another harness; no
+ * version of the SDK wrote one) is read as `LEGACY`, its message kept. The JSON Schema says the
+ * same: the union, or any other string.
  */
 export const AttemptError = z.strictObject({
-  code: z.preprocess(
-    (code) => (typeof code === "string" && !knownCodes.has(code) ? "LEGACY" : code),
+  code: z.union([
     z.enum(ERROR_CODES),
-  ),
+    z
+      .string()
+      .transform(() => "LEGACY" as const)
+      .meta({ description: "a code outside the union, read as LEGACY" }),
+  ]),
   message: z.string(),
 });
 

@@ -131,7 +131,9 @@ export {
   MessageStep,
   ModelCallStep,
   Trajectory,
+  TrajectoryExitStatus,
   TrajectoryStep,
+  trajectoryExitStatus,
 } from "./trajectory.js";
 export {
   type TrajectoryTurn,
