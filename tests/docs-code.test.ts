@@ -14,7 +14,7 @@ import {
   tsBlocks,
   tsxLoader,
   where,
-} from "./testing/docs-blocks.js";
+} from "./docs-blocks.js";
 
 let scratch: DocsScratch;
 

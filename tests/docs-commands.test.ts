@@ -1,12 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import {
-  createDocsScratch,
-  type DocsScratch,
-  runPages,
-  shBlocks,
-  where,
-} from "./testing/docs-blocks.js";
+import { createDocsScratch, type DocsScratch, runPages, shBlocks, where } from "./docs-blocks.js";
 
 let scratch: DocsScratch;
 
