@@ -5,6 +5,7 @@ describe("the public surface", () => {
   // Adding an export is a decision: add its name here too, with its TSDoc and README entry.
   it("is exactly this list of names", () => {
     expect(Object.keys(api).sort()).toEqual([
+      "ADJACENT_ROWS",
       "PAPER_SHAPE",
       "SHAPE_TOLERANCE",
       "buildIncidentRepository",
@@ -12,6 +13,7 @@ describe("the public surface", () => {
       "checkArtifacts",
       "checkDataset",
       "datasetDigest",
+      "datasetSources",
       "datasetStats",
       "formatProblem",
       "globToRegExp",
@@ -20,7 +22,9 @@ describe("the public surface", () => {
       "loadDataset",
       "loadGold",
       "opaqueTaskId",
+      "openIncidentRepository",
       "selectIncidents",
+      "verifyIncident",
       "writeAgentTaskFolder",
       "writeTaskFiles",
     ]);

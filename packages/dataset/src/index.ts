@@ -23,8 +23,18 @@ export {
   buildIncidentRepository,
 } from "./build-repository.js";
 export { type BundledDataset, bundledDatasets } from "./bundled-datasets.js";
+export {
+  type DatasetSourcesOptions,
+  datasetSources,
+  type IncidentSources,
+} from "./dataset-sources.js";
 export { datasetDigest, incidentDigest } from "./digest.js";
 export { loadGold } from "./gold.js";
+export {
+  type IncidentRepository,
+  type OpenIncidentRepositoryOptions,
+  openIncidentRepository,
+} from "./incident-repository.js";
 export { checkDataset, loadDataset } from "./load-dataset.js";
 export { type DatasetProblem, formatProblem, type InvalidDatasetData } from "./problems.js";
 export { globToRegExp, type IncidentSelection, selectIncidents } from "./select.js";
@@ -43,3 +53,9 @@ export type {
   DatasetIncident,
   IncidentRepositorySource,
 } from "./types.js";
+export {
+  ADJACENT_ROWS,
+  type IncidentVerification,
+  type VerifyIncidentOptions,
+  verifyIncident,
+} from "./verify-incident.js";

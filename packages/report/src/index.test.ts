@@ -7,6 +7,7 @@ describe("the public surface", () => {
     expect(Object.keys(api).sort()).toEqual([
       "LEADERBOARD_COLUMNS",
       "comparisonHtml",
+      "folderSources",
       "forestPlotSvg",
       "formatLeaderboard",
       "groupLabel",

@@ -15,7 +15,13 @@ export {
   rankSummaries,
 } from "./leaderboard.js";
 export { type LoadedAttempt, type LoadedResults, loadResults } from "./load-results.js";
-export { inMemorySources, type ReportSources } from "./sources.js";
+export type { ReportArtifact, ReportIncident } from "./report-incident.js";
+export {
+  type FolderSourcesOptions,
+  folderSources,
+  inMemorySources,
+  type ReportSources,
+} from "./sources.js";
 export {
   comparisonHtml,
   groupLabel,

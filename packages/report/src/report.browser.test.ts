@@ -138,6 +138,70 @@ describe("the HTML report in headless Chromium", () => {
     await page.close();
   });
 
+  it("sorts the per-incident table by a click on a heading, without a script, and shows what the agent saw as text", async () => {
+    const results = await testdir();
+    const { sources } = await writeResultsFixture(results, { name: "fixture-config" });
+    const outDir = join(await testdir(), "report");
+    const { index } = await writeReport({ results: [await loadResults(results)], outDir, sources });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+    });
+    page.on("pageerror", (error) => problems.push(error.message));
+    await page.goto(pathToFileURL(index).href);
+    const visible = page.locator(".incident-sort:visible");
+    const order = () =>
+      visible
+        .locator("tbody tr")
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-incident")));
+    expect(await visible.count()).toBe(1);
+    expect(await order()).toEqual(["alpha-1", "beta-2", "gamma-3"]);
+    // The table comes before the forest plot.
+    const table = await visible.boundingBox();
+    const plot = await page.locator("svg.forest-plot").first().boundingBox();
+    expect(table!.y).toBeLessThan(plot!.y);
+
+    await visible.locator('th[data-column="block-coverage"] a').click();
+    expect(page.url()).toMatch(/#by-block-coverage-desc$/);
+    expect(await visible.count()).toBe(1);
+    expect(await order()).toEqual(["alpha-1", "gamma-3", "beta-2"]);
+    expect(await visible.locator('th[aria-sort="descending"]').textContent()).toBe(
+      "block coverage\u25BC",
+    );
+    await visible.locator('th[data-column="block-coverage"] a').click();
+    expect(page.url()).toMatch(/#by-block-coverage-asc$/);
+    expect(await order()).toEqual(["beta-2", "alpha-1", "gamma-3"]);
+    await visible.locator('th[data-column="duration"] a').click();
+    expect(await order()).toEqual(["gamma-3", "alpha-1", "beta-2"]);
+    await page.screenshot({ path: join(artifacts, "incidents-by-duration.png"), fullPage: true });
+    await page.goBack();
+    expect(await order()).toEqual(["beta-2", "alpha-1", "gamma-3"]);
+
+    // Markup in a title is text.
+    const title = visible.locator('tr[data-incident="beta-2"] td[data-column="title"]');
+    expect(await title.textContent()).toBe("Lease <b>expires</b> before renewal");
+    expect(await title.locator("b").count()).toBe(0);
+
+    await visible.locator('tr[data-incident="beta-2"] th[data-column="id"] a').click();
+    expect(page.url()).toMatch(/#attempts\/fixture-config\/beta-2$/);
+    await page.click('a.attempt-link[data-incident="beta-2"][data-attempt="1"]');
+    await page.waitForURL(/beta-2\/attempt-1\.html$/);
+    expect(await page.locator('dd[data-fact="title"]').textContent()).toBe(
+      "Lease <b>expires</b> before renewal",
+    );
+    const report = page.locator(".incident-file.report pre");
+    expect(await report.isVisible()).toBe(true);
+    expect(await report.textContent()).toBe("Leases expire early.\n<img src=x onerror=alert(1)>\n");
+    expect(await page.locator('.incident-file[data-path="logs/lease.log"] pre').textContent()).toBe(
+      "renew failed <script>alert(2)</script>\n",
+    );
+    expect(await page.locator("img, script, b").count()).toBe(0);
+    await page.screenshot({ path: join(artifacts, "attempt-incident-files.png"), fullPage: true });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("ranks two configurations and compares them, paired", async () => {
     const first = await testdir();
     const second = await testdir();

@@ -8,6 +8,10 @@ import { inMemorySources } from "./sources.js";
 import { writeResultsFixture } from "./testing/results-fixture.js";
 import { type ReportEvent, renderReport, writeReport } from "./write-report.js";
 
+/** What the attempt page inlines of one of the incident's files, and of all of them (characters). */
+const INLINE_FILE_CHARS = 65_536;
+const INLINE_PAGE_CHARS = 262_144;
+
 describe("renderReport", () => {
   it("writes an index and one page per attempt, with events", async () => {
     const results = await testdir();
@@ -92,5 +96,81 @@ describe("renderReport", () => {
     expect(files.get("attempts/fixture-config/alpha-1/attempt-2.html")).toContain(
       "No trajectory.json in this attempt.",
     );
+  });
+
+  it("shows the incident's title, report and artifacts above the trajectory, as text", async () => {
+    const results = await testdir();
+    const { sources } = await writeResultsFixture(results);
+    const files = await renderReport({ results: [await loadResults(results)], sources });
+    const page = files.get("attempts/fixture-config/beta-2/attempt-1.html")!;
+    expect(page).toContain(
+      '<dd data-fact="title">Lease &lt;b&gt;expires&lt;/b&gt; before renewal</dd>',
+    );
+    expect(page).toContain('<dd data-fact="system">beta</dd>');
+    expect(page).toContain('<dd data-fact="languages">go</dd>');
+    const section = page.indexOf('<section class="incident-files">');
+    expect(section).toBeGreaterThan(0);
+    expect(section).toBeLessThan(page.indexOf('<section class="trajectory">'));
+    // The report and the artifact carry markup: it is shown, never rendered.
+    expect(page).toContain(
+      '<pre class="incident-text">Leases expire early.\n&lt;img src=x onerror=alert(1)&gt;\n</pre>',
+    );
+    expect(page).toContain(
+      '<pre class="incident-text">renew failed &lt;script&gt;alert(2)&lt;/script&gt;\n</pre>',
+    );
+    expect(page).not.toMatch(/<img|<script|<b>/);
+    expect(page).toContain('data-path="logs/lease.log" open><summary><code>logs/lease.log</code>');
+    const alpha = files.get("attempts/fixture-config/alpha-1/attempt-2.html")!;
+    expect(alpha).toContain("10:00:02 WARN lock released");
+    expect(alpha).toContain("the old leader");
+  });
+
+  it("inlines at most 64 KiB of a file and 256 KiB of a page, and describes the rest", async () => {
+    const results = await testdir();
+    await writeResultsFixture(results);
+    const log = Array.from({ length: 20_000 }, (_, index) => `line ${index + 1} <x>`).join("\n");
+    const files = await renderReport({
+      results: [await loadResults(results)],
+      sources: inMemorySources({
+        files: {},
+        incidents: {
+          "alpha-1": {
+            title: "big logs",
+            system: "alpha",
+            languages: ["java"],
+            report: "short report\n",
+            artifacts: Array.from({ length: 6 }, (_, index) => ({
+              path: `logs/node-${index + 1}.log`,
+              content: log,
+            })),
+          },
+        },
+      }),
+    });
+    const page = files.get("attempts/fixture-config/alpha-1/attempt-1.html")!;
+    const shown = [...page.matchAll(/<pre class="incident-text">([^<]*)<\/pre>/g)].map((match) =>
+      match[1]!.replaceAll("&lt;", "<").replaceAll("&gt;", ">"),
+    );
+    // The report and four logs fill the page's budget; the last two logs are only described.
+    expect(shown[0]).toBe("short report\n");
+    expect(shown).toHaveLength(5);
+    for (const text of shown.slice(1)) {
+      expect(text.length).toBeLessThanOrEqual(INLINE_FILE_CHARS);
+      expect(text.length).toBeGreaterThan(INLINE_FILE_CHARS - 40);
+      expect(log.startsWith(text)).toBe(true);
+      expect(text.endsWith("\n")).toBe(true);
+    }
+    expect(shown.reduce((total, text) => total + text.length, 0)).toBeLessThanOrEqual(
+      INLINE_PAGE_CHARS,
+    );
+    expect(page).toContain(
+      "Showing the first 4,760 of 20,000 lines (65,533 of 288,893 characters; at most 65,536 characters of a file are inlined); the whole file is <code>logs/node-1.log</code> in the incident folder of the dataset.",
+    );
+    for (const name of ["node-5", "node-6"])
+      expect(page).toMatch(
+        new RegExp(
+          `data-path="logs/${name}\\.log"><summary>[\\s\\S]*?</summary><p class="muted clipped">Not shown: this page inlines at most 262,144 characters of the incident's files; all 20,000 lines \\(288,893 characters\\) are in <code>logs/${name}\\.log</code>`,
+        ),
+      );
   });
 });

@@ -4,9 +4,12 @@ import { formatPoints } from "@distdebug/stats";
 import { forestPlotSvg } from "./forest-plot.js";
 import { attemptPageBody } from "./internal/attempt-page.js";
 import { escapeHtml, htmlPage, slug } from "./internal/html.js";
+import { attemptsByIncident, attemptsRowId } from "./internal/incident-rows.js";
+import { describeIncident, incidentsSectionHtml } from "./internal/incidents-section.js";
 import { REPORT_CSS } from "./internal/style.js";
 import { formatLeaderboard, rankSummaries } from "./leaderboard.js";
 import type { LoadedAttempt, LoadedResults } from "./load-results.js";
+import type { ReportIncident } from "./report-incident.js";
 import { searchPathSectionHtml } from "./search-path-section.js";
 import type { ReportSources } from "./sources.js";
 import {
@@ -41,12 +44,7 @@ function attemptPath(configSlug: string, attempt: LoadedAttempt): string {
 }
 
 function attemptsTable(configSlug: string, results: LoadedResults): string {
-  const byIncident = new Map<string, LoadedAttempt[]>();
-  for (const attempt of results.attempts) {
-    const list = byIncident.get(attempt.incidentId) ?? [];
-    list.push(attempt);
-    byIncident.set(attempt.incidentId, list);
-  }
+  const byIncident = attemptsByIncident(results);
   const columns = Math.max(0, ...[...byIncident.values()].map((list) => list.at(-1)?.attempt ?? 0));
   const incidentMeans = new Map(
     results.summary.incidents.map((incident) => [incident.id, incident]),
@@ -68,17 +66,18 @@ function attemptsTable(configSlug: string, results: LoadedResults): string {
         `${coverage === undefined ? "-" : formatPoints(coverage)} ${status === "succeeded" ? "" : status}`.trim();
       return `<td class="status-${status}"><a class="attempt-link" href="${escapeHtml(attemptPath(configSlug, attempt))}" data-incident="${escapeHtml(incidentId)}" data-attempt="${attempt.attempt}">${escapeHtml(label)}</a></td>`;
     });
-    return `<tr><th scope="row">${escapeHtml(incidentId)}</th><td>${mean === undefined ? "-" : formatPoints(mean)}</td>${cells.join("")}</tr>`;
+    return `<tr id="${escapeHtml(attemptsRowId(configSlug, incidentId))}"><th scope="row">${escapeHtml(incidentId)}</th><td>${mean === undefined ? "-" : formatPoints(mean)}</td>${cells.join("")}</tr>`;
   });
   return `<table class="attempts" data-config="${escapeHtml(results.name)}"><thead><tr>${head}</tr></thead><tbody>${rows.join("\n")}</tbody></table>`;
 }
 
 /**
  * Renders the static HTML report of one or more results folders, without writing: the index
- * (leaderboard, forest plot of block coverage with 95% CI whiskers, localization gap,
+ * (leaderboard, the per-incident table sortable by each column, forest plot of block coverage with 95% CI whiskers, localization gap,
  * subgroup panels with n, run-to-run variation, the attempts of each configuration) and one
- * page per attempt (diagnosis beside the gold blocks on the source code, hits and misses
- * highlighted, and the trajectory: steps, commands, outputs, token use). No scripts and no
+ * page per attempt (the incident's title, diagnosis beside the gold blocks on the source code,
+ * hits and misses highlighted, the report and artifacts the agent saw, and the trajectory:
+ * steps, commands, outputs, token use). No scripts and no
  * remote resources: every page opens from `file://` with no network.
  *
  * @example
@@ -117,6 +116,7 @@ export async function renderReport(options: RenderReportOptions): Promise<Render
         (summary) =>
           `<p class="problems">${escapeHtml(summary.name)} is incomplete: ${summary.counts.infraErrors} infra errors, ${summary.counts.interrupted} interrupted, ${summary.counts.missingAttempts} missing attempts.</p>`,
       ),
+    await incidentsSectionHtml(options.results, slugs, options.sources),
     '<h2 id="block-coverage">Block coverage</h2>',
     forestPlotSvg({
       title: "Block coverage with 95% CI",
@@ -150,16 +150,24 @@ export async function renderReport(options: RenderReportOptions): Promise<Render
   }
   files.set("index.html", htmlPage({ title, body: sections.join("\n"), css: REPORT_CSS }));
   options.onEvent?.({ type: "page-render", path: "index.html" });
+  // Attempts come grouped by incident: keep one incident's report and artifacts at a time.
+  let incident: { id: string; value: ReportIncident | undefined } | undefined;
   for (const results of options.results) {
     const configSlug = slugs.get(results) ?? slug(results.name);
     for (const attempt of results.attempts) {
       options.signal?.throwIfAborted();
+      if (incident?.id !== attempt.incidentId)
+        incident = {
+          id: attempt.incidentId,
+          value: await describeIncident(options.sources, attempt.incidentId),
+        };
       const path = attemptPath(configSlug, attempt);
       const body = await attemptPageBody({
         configName: results.name,
         attempt,
         indexHref: "../../../index.html",
         sources: options.sources,
+        incident: incident.value,
       });
       files.set(
         path,

@@ -25,9 +25,5 @@ export {
   scoreResults,
 } from "./score-results.js";
 export { checkShard, incidentsOfShard, parseShard, type Shard, shardOf } from "./shard.js";
-export {
-  ADJACENT_ROWS,
-  type IncidentVerification,
-  type VerifyIncidentOptions,
-  verifyIncident,
-} from "./verify-incident.js";
+export type { RunTally } from "./tally-run.js";
+export { type RunPoolOptions, runPool } from "./worker-pool.js";

@@ -1,9 +1,9 @@
 import {
-  buildIncidentRepository,
   type DatasetIncident,
   type IncidentTask,
   incidentTask,
   loadGold,
+  openIncidentRepository,
 } from "@distdebug/dataset";
 import {
   createDirectoryScorer,
@@ -17,12 +17,7 @@ import {
   type Gold,
   type Trajectory,
 } from "@distdebug/schema";
-import {
-  checkLeakage,
-  openRepository,
-  prepareWorkspace,
-  type WorkspaceEvent,
-} from "@distdebug/workspace";
+import { checkLeakage, prepareWorkspace, type WorkspaceEvent } from "@distdebug/workspace";
 import { findMirror, type MirrorOptions } from "./find-mirror.js";
 
 /**
@@ -70,33 +65,29 @@ export interface PrepareIncidentOptions {
   mirrors?: MirrorOptions;
 }
 
+/** The local mirror of a remote incident's repository, if `mirrors` has one. */
+async function mirrorOf(
+  incident: DatasetIncident,
+  mirrors: MirrorOptions | undefined,
+): Promise<string | undefined> {
+  if (incident.repository.kind !== "remote" || !mirrors) return undefined;
+  return findMirror(incident.repository.url, mirrors);
+}
+
 /**
  * Prepares an incident for its attempts (see {@link PreparedIncident}). A repository stored
  * as data is built offline; a remote one (the catalog) is read from its local mirror in
- * `mirrors`, else cloned once into the cache, which needs network. Scoring always reads the base workspace in the cache, never an agent's
- * possibly edited copy.
+ * `mirrors`, else cloned once into the cache, which needs network. Scoring always reads the
+ * base workspace in the cache, never an agent's possibly edited copy.
  */
 export async function prepareIncident(options: PrepareIncidentOptions): Promise<PreparedIncident> {
   const { incident, cacheDir } = options;
-  // A repository stored as data is built offline; a remote one is cloned once into the cache.
-  const repository =
-    incident.repository.kind === "remote"
-      ? {
-          gitdir: await openRepository({
-            source:
-              (options.mirrors && (await findMirror(incident.repository.url, options.mirrors))) ??
-              incident.repository.url,
-            commit: incident.repository.buggyCommit,
-            cacheDir,
-            signal: options.signal,
-            ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-          }),
-          buggyCommit: incident.repository.buggyCommit,
-        }
-      : await buildIncidentRepository(incident, {
-          cacheDir,
-          ...(options.signal ? { signal: options.signal } : {}),
-        });
+  const repository = await openIncidentRepository(incident, {
+    cacheDir,
+    mirror: await mirrorOf(incident, options.mirrors),
+    signal: options.signal,
+    onEvent: options.onEvent,
+  });
   const gold = await loadGold(incident);
   const task = await incidentTask(incident);
   const needles = gold?.needles ?? [];

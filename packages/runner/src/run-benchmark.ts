@@ -2,34 +2,21 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type Agent, apiKeyEnvName } from "@distdebug/agents";
 import type { Dataset, DatasetIncident } from "@distdebug/dataset";
-import {
-  attemptDir,
-  attemptInputHash,
-  readFinishedAttempt,
-  readRunInfo,
-  redactSecrets,
-  removeAttemptLeftovers,
-  runInfoPath,
-  runLockPath,
-  writeRunInfo,
-} from "@distdebug/results";
-import {
-  type Attempt,
-  acquireFileLock,
-  DistDebugError,
-  type RunConfig,
-  resolveConfigEnv,
-} from "@distdebug/schema";
+import { removeAttemptLeftovers, runLockPath } from "@distdebug/results";
+import { acquireFileLock, type RunConfig, resolveConfigEnv } from "@distdebug/schema";
 import { defaultCacheDir } from "@distdebug/workspace";
-import type { RunEvent, RunEventListener } from "./events.js";
+import { claimResultsDir } from "./claim-results-dir.js";
+import type { RunEventListener } from "./events.js";
 import type { MirrorOptions } from "./find-mirror.js";
+import { incidentPreparer } from "./incident-preparer.js";
+import { type JobPlan, planJobs } from "./plan-jobs.js";
 import { checkRunInputs } from "./preflight.js";
-import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
-import { attemptPolicy, runAttempt } from "./run-attempt.js";
-import { buildRunInfo, configHash } from "./run-info.js";
+import { attemptPolicy } from "./run-attempt.js";
+import { configHash } from "./run-info.js";
+import { runJobs } from "./run-jobs.js";
 import { checkSandboxEnvelope } from "./sandbox-envelope.js";
 import { incidentsOfShard, type Shard } from "./shard.js";
-import { HARNESS_VERSION } from "./version.js";
+import { type RunTally, tallyRun } from "./tally-run.js";
 import { removeDeadWorkDirs } from "./work-dirs.js";
 
 /** Options of {@link runBenchmark}. */
@@ -75,108 +62,31 @@ export interface RunBenchmarkOptions {
   onEvent?: RunEventListener;
 }
 
-/** What {@link runBenchmark} did. */
-export interface RunBenchmarkResult {
+/** What {@link runBenchmark} did: the folder and the run's tally. */
+export interface RunBenchmarkResult extends RunTally {
   outDir: string;
-  /** Every selected attempt's record, finished now or earlier, in incident then attempt order. */
-  attempts: Attempt[];
-  /** Attempts run now (not reused). */
-  ran: number;
-  /** Attempts reused from an earlier run. */
-  reused: number;
-  /** Attempts of an earlier run kept as `infra-error` (not rerun without `rerunInfraErrors`). */
-  keptInfraErrors: number;
-  interrupted: boolean;
 }
 
-function shardLabel(shard: Shard | undefined): string {
-  return shard ? `shard ${shard.index}/${shard.count}` : "an unsharded run";
+/** What a run settled before taking the results folder. */
+interface RunSetup {
+  /** The config as written, with the attempts and concurrency actually used (run.json records them). */
+  config: RunConfig;
+  /** `config` with `${VAR}` resolved, in memory only. */
+  resolvedConfig: RunConfig;
+  secrets: string[];
+  /** The selected incidents of this shard. */
+  incidents: readonly DatasetIncident[];
+  agent: Agent;
+  attemptsPerIncident: number;
+  concurrency: number;
+  cacheDir: string;
+  /** Attempts' working folders: `<cacheDir>/tmp`. */
+  tempDir: string;
 }
 
-/**
- * Writes run.json, refusing a results folder that belongs to another configuration (its
- * finished attempts would silently stop counting) unless `redo` is asked. Another version of
- * the dataset is fine: each attempt's identity holds its own incident's digest, so only the
- * attempts of added or edited incidents run. A run of fewer attempts or a subset of
- * incidents keeps the folder's attempt count. Returns the dataset digest the folder's
- * run.json recorded before (to recognize attempts written before per-incident identities).
- */
-async function claimResultsDir(
-  options: RunBenchmarkOptions,
-): Promise<{ previousDatasetDigest?: string }> {
-  const info = buildRunInfo({
-    config: options.config,
-    dataset: options.dataset,
-    ...(options.shard ? { shard: options.shard } : {}),
-  });
-  const previous = await readRunInfo(options.outDir).then(
-    (file) => file?.value,
-    (error: unknown) => {
-      throw new DistDebugError({
-        code: "RESULTS_CONFLICT",
-        message: `${runInfoPath(options.outDir)} is not a valid run.json (${DistDebugError.isInstance(error) ? error.message.split("\n")[0] : String(error)}); choose another --out or remove the folder`,
-        cause: error,
-      });
-    },
-  );
-  if (previous !== undefined) {
-    if (previous.name !== info.name) {
-      throw new DistDebugError({
-        code: "RESULTS_CONFLICT",
-        message: `${options.outDir} holds results of the configuration "${previous.name}", not "${info.name}"; choose another --out`,
-        data: { outDir: options.outDir, existing: previous.name, requested: info.name },
-      });
-    }
-    if (shardLabel(previous.shard) !== shardLabel(info.shard)) {
-      throw new DistDebugError({
-        code: "RESULTS_CONFLICT",
-        message: `${options.outDir} holds ${shardLabel(previous.shard)} of "${previous.name}", not ${shardLabel(info.shard)}; give each shard its own --out`,
-        data: { outDir: options.outDir, existing: previous.shard, requested: info.shard },
-      });
-    }
-    const changed =
-      previous.configHash === info.configHash ? [] : [`the configuration "${info.name}"`];
-    if (changed.length > 0 && !options.redo) {
-      throw new DistDebugError({
-        code: "RESULTS_CONFLICT",
-        message: `${options.outDir} holds attempts of another version of ${changed.join(" and ")}; they would stop counting: choose another --out, or pass --redo to redo them under this one`,
-        data: { outDir: options.outDir, changed },
-      });
-    }
-    if (changed.length === 0) {
-      info.createdAt = previous.createdAt;
-      info.config = {
-        ...info.config,
-        run: {
-          ...info.config.run,
-          attempts: Math.max(info.config.run.attempts, previous.config.run.attempts),
-        },
-      };
-    }
-  }
-  await writeRunInfo(options.outDir, info);
-  return previous ? { previousDatasetDigest: previous.dataset.digest } : {};
-}
-
-/**
- * Runs the selected incidents' attempts with a bounded pool and resume: an attempt whose
- * `attempt.json` is valid, finished and carries the same input hash is reused (unless
- * `redo`), everything else is run. On abort no new attempt starts and running ones end as
- * `interrupted`; finished attempts are never touched.
- *
- * @example
- * ```ts
- * const dataset = await loadDataset("examples/dataset");
- * const config = await loadConfig({ files: ["configs/baseline/default.yaml"] });
- * const result = await runBenchmark({ config, dataset, outDir: "results/baseline", onEvent: console.log });
- * ```
- */
-export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBenchmarkResult> {
-  const started = Date.now();
-  const emit = options.onEvent ?? (() => {});
-  const signal = options.signal ?? new AbortController().signal;
-  // run.json records the attempts and concurrency actually used (they do not change results).
-  const config: RunConfig = {
+/** The config with the attempts and concurrency of the options (they do not change results). */
+function effectiveConfig(options: RunBenchmarkOptions): RunConfig {
+  return {
     ...options.config,
     run: {
       ...options.config.run,
@@ -184,8 +94,14 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     },
   };
-  const resolvedConfig = resolveConfigEnv(config, options.env ?? process.env);
-  const secrets = attemptSecrets(config, options.env ?? process.env);
+}
+
+/** Settles the config, the incidents and the agent, and checks the run's inputs (`checkRunInputs`). */
+async function setUpRun(options: RunBenchmarkOptions): Promise<RunSetup> {
+  const env = options.env ?? process.env;
+  const config = effectiveConfig(options);
+  const resolvedConfig = resolveConfigEnv(config, env);
+  const secrets = attemptSecrets(config, env);
   const selected = options.incidents ?? options.dataset.incidents;
   const incidents = options.shard ? incidentsOfShard(selected, options.shard) : selected;
   const { mirrors, ...rest } = options;
@@ -195,12 +111,100 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
     incidents,
     mirrors: [...(mirrors?.dirs ?? []), ...Object.values(mirrors?.map ?? {})],
   });
-  const attemptsPerIncident = options.attempts ?? config.run.attempts;
-  const concurrency = Math.max(1, options.concurrency ?? config.run.concurrency);
-  const cacheDir = options.cacheDir ?? defaultCacheDir({ env: options.env ?? process.env });
-  const tempDir = join(cacheDir, "tmp");
+  const cacheDir = options.cacheDir ?? defaultCacheDir({ env });
+  return {
+    config,
+    resolvedConfig,
+    secrets,
+    incidents,
+    agent,
+    cacheDir,
+    attemptsPerIncident: config.run.attempts,
+    concurrency: Math.max(1, config.run.concurrency),
+    tempDir: join(cacheDir, "tmp"),
+  };
+}
+
+/**
+ * Resume: claims the results folder (run.json), removes what a killed run left behind (safe:
+ * this run holds the folder's lock) and plans the attempts that are not finished yet.
+ */
+async function resumeRun(
+  options: RunBenchmarkOptions,
+  run: RunSetup,
+  onEvent: RunEventListener,
+): Promise<JobPlan> {
+  const { previousDatasetDigest } = await claimResultsDir({ ...options, config: run.config });
+  await removeAttemptLeftovers(
+    options.outDir,
+    run.incidents.map((incident) => incident.id),
+  );
+  await removeDeadWorkDirs(run.tempDir);
+  return planJobs({
+    incidents: run.incidents,
+    attemptsPerIncident: run.attemptsPerIncident,
+    outDir: options.outDir,
+    configHash: configHash(run.config),
+    redo: options.redo ?? false,
+    keepInfraErrors: !options.rerunInfraErrors,
+    // Attempts written before per-incident identities hashed the whole dataset: they still
+    // match while the dataset is the one they were made with (then their incident is too).
+    legacyDatasetDigest:
+      previousDatasetDigest === options.dataset.digest ? previousDatasetDigest : undefined,
+    onEvent,
+  });
+}
+
+/** The warnings and the `run-start` event before the first attempt. */
+function announceRun(
+  options: RunBenchmarkOptions,
+  run: RunSetup,
+  plan: JobPlan,
+  onEvent: RunEventListener,
+): void {
+  for (const incident of run.incidents)
+    if (!incident.scorable)
+      onEvent({
+        type: "run-warn",
+        message: `${incident.id} has no gold labels: its diagnoses are recorded but not scored`,
+      });
+  onEvent({
+    type: "run-start",
+    name: run.config.name ?? "run",
+    outDir: options.outDir,
+    incidents: run.incidents.length,
+    attempts: run.incidents.length * run.attemptsPerIncident,
+    pending: plan.jobs.length,
+  });
+  if (plan.keptInfraErrors > 0)
+    onEvent({
+      type: "run-warn",
+      message: `${plan.keptInfraErrors} attempts of an earlier run ended infra-error and are kept, not rerun (rerun them explicitly); the results stay incomplete until then`,
+    });
+}
+
+/**
+ * Runs the selected incidents' attempts with a bounded pool and resume: an attempt whose
+ * `attempt.json` is valid, finished and carries the same input hash is reused (unless
+ * `redo`), everything else is run. On abort no new attempt starts and running ones end as
+ * `interrupted`; finished attempts are never touched. The steps: set up and check the
+ * inputs, take the folder's lock, check the sandbox envelope, claim the folder and plan the
+ * jobs (resume), run them in a worker pool, tally.
+ *
+ * @example
+ * ```ts
+ * const dataset = await loadDataset("examples/dataset");
+ * const config = await loadConfig({ files: ["configs/baseline/default.yaml"] });
+ * const result = await runBenchmark({ config, dataset, outDir: "results/baseline", onEvent: console.log });
+ * ```
+ */
+export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBenchmarkResult> {
+  const startedAt = Date.now();
+  const onEvent = options.onEvent ?? (() => {});
+  const signal = options.signal ?? new AbortController().signal;
+  const run = await setUpRun(options);
   await mkdir(options.outDir, { recursive: true });
-  await mkdir(tempDir, { recursive: true });
+  await mkdir(run.tempDir, { recursive: true });
   // One run per results folder at a time; a lock left by a killed run is broken.
   const lock = await acquireFileLock(runLockPath(options.outDir), {
     wait: false,
@@ -209,164 +213,48 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
   });
   try {
     const protectedPaths = await checkSandboxEnvelope({
-      policy: attemptPolicy({ config: resolvedConfig, agent }),
-      protectedFolders: [options.dataset.dir, cacheDir, options.outDir],
+      policy: attemptPolicy({ config: run.resolvedConfig, agent: run.agent }),
+      protectedFolders: [options.dataset.dir, run.cacheDir, options.outDir],
       allowNoSandbox: options.allowNoSandbox ?? false,
     });
-    const { previousDatasetDigest } = await claimResultsDir({ ...options, config });
-    // What a killed run left behind (safe: this run holds the results folder's lock).
-    await removeAttemptLeftovers(
-      options.outDir,
-      incidents.map((incident) => incident.id),
-    );
-    await removeDeadWorkDirs(tempDir);
-    const hashOfConfig = configHash(config);
-    // Attempts written before per-incident identities hashed the whole dataset: they still
-    // match while the dataset is the one they were made with (then their incident is too).
-    const legacyDigest =
-      previousDatasetDigest === options.dataset.digest ? previousDatasetDigest : undefined;
-    const records = new Map<string, Attempt>();
-    const jobs: { incident: DatasetIncident; attempt: number; inputHash: string }[] = [];
-    for (const incident of incidents) {
-      for (let attempt = 1; attempt <= attemptsPerIncident; attempt++) {
-        const identity = {
-          harnessVersion: HARNESS_VERSION,
-          configHash: hashOfConfig,
-          incidentId: incident.id,
-          incidentDigest: incident.digest,
-          attempt,
-        };
-        const inputHash = attemptInputHash(identity);
-        const finished = options.redo
-          ? undefined
-          : await readFinishedAttempt(
-              attemptDir(options.outDir, incident.id, attempt),
-              { ...identity, ...(legacyDigest ? { datasetDigest: legacyDigest } : {}) },
-              { keepInfraErrors: !options.rerunInfraErrors },
-            );
-        if (finished) {
-          records.set(`${incident.id}/${attempt}`, finished);
-          emit({ type: "attempt-skip", incidentId: incident.id, attempt, status: finished.status });
-        } else jobs.push({ incident, attempt, inputHash });
-      }
-    }
-    for (const incident of incidents) {
-      if (!incident.scorable) {
-        emit({
-          type: "run-warn",
-          message: `${incident.id} has no gold labels: its diagnoses are recorded but not scored`,
-        });
-      }
-    }
-    emit({
-      type: "run-start",
-      name: config.name ?? "run",
-      outDir: options.outDir,
-      incidents: incidents.length,
-      attempts: incidents.length * attemptsPerIncident,
-      pending: jobs.length,
+    const plan = await resumeRun(options, run, onEvent);
+    announceRun(options, run, plan, onEvent);
+    const prepare = incidentPreparer({
+      cacheDir: run.cacheDir,
+      mirrors: options.mirrors,
+      signal,
+      onEvent,
     });
-
-    // Each incident is prepared once (repository, base workspace, gold, scorer) and shared.
-    const prepared = new Map<string, Promise<PreparedIncident>>();
-    const prepare = (incident: DatasetIncident) => {
-      let entry = prepared.get(incident.id);
-      if (!entry) {
-        entry = prepareIncident({
-          incident,
-          cacheDir,
-          signal,
-          onEvent: (event) => emit({ type: "incident-workspace", incidentId: incident.id, event }),
-          ...(options.mirrors ? { mirrors: options.mirrors } : {}),
-        });
-        // Awaited by each attempt, which records a failure as its infra error; until then the
-        // rejection must not count as unhandled (Node would end the process).
-        entry.catch(() => {});
-        prepared.set(incident.id, entry);
-      }
-      return entry;
-    };
-
-    const keptInfraErrors = [...records.values()].filter(
-      (record) => record.status === "infra-error",
-    ).length;
-    if (keptInfraErrors > 0) {
-      emit({
-        type: "run-warn",
-        message: `${keptInfraErrors} attempts of an earlier run ended infra-error and are kept, not rerun (rerun them explicitly); the results stay incomplete until then`,
-      });
-    }
-    let ran = 0;
-    let next = 0;
-    const worker = async () => {
-      while (!signal.aborted) {
-        const job = jobs[next++];
-        if (!job) return;
-        const record = await runAttempt({
-          incident: job.incident,
-          prepared: prepare(job.incident),
-          attempt: job.attempt,
-          outDir: options.outDir,
-          config,
-          resolvedConfig,
-          agent,
-          inputHash: job.inputHash,
-          tempDir,
-          secrets,
-          protectedPaths,
-          signal,
-          onEvent: (event) => emit(redactEvent(event, secrets)),
-        });
-        ran += 1;
-        records.set(`${job.incident.id}/${job.attempt}`, record);
-      }
-    };
-    await Promise.all(
-      Array.from({ length: Math.min(concurrency, Math.max(1, jobs.length)) }, worker),
-    );
-
-    const attempts: Attempt[] = [];
-    for (const incident of incidents) {
-      for (let attempt = 1; attempt <= attemptsPerIncident; attempt++) {
-        const record = records.get(`${incident.id}/${attempt}`);
-        if (record) attempts.push(record);
-      }
-    }
-    const failed = attempts.filter(
-      (record) => record.status === "agent-error" || record.status === "limit-exceeded",
-    ).length;
-    const infraErrors = attempts.filter((record) => record.status === "infra-error").length;
-    emit({
-      type: "run-end",
-      done: attempts.length,
-      skipped: attempts.length - ran,
-      failed,
-      infraErrors,
-      interrupted: signal.aborted,
-      durationMs: Date.now() - started,
+    const ran = await runJobs({
+      jobs: plan.jobs,
+      concurrency: run.concurrency,
+      shared: {
+        outDir: options.outDir,
+        config: run.config,
+        resolvedConfig: run.resolvedConfig,
+        agent: run.agent,
+        tempDir: run.tempDir,
+        secrets: run.secrets,
+        protectedPaths,
+        signal,
+      },
+      prepare,
+      onEvent,
     });
-    return {
-      outDir: options.outDir,
-      attempts,
+    const tally = tallyRun({
+      incidents: run.incidents,
+      attemptsPerIncident: run.attemptsPerIncident,
+      reused: plan.reused,
       ran,
-      reused: attempts.length - ran,
-      keptInfraErrors,
+      keptInfraErrors: plan.keptInfraErrors,
       interrupted: signal.aborted,
-    };
+      startedAt,
+      onEvent,
+    });
+    return { outDir: options.outDir, ...tally };
   } finally {
     await lock.release();
   }
-}
-
-/**
- * The event with every copy of the secrets replaced by `[REDACTED]`: an attempt's events
- * quote what the agent ran (a command the model wrote) and how it ended.
- */
-function redactEvent(event: RunEvent, secrets: readonly string[]): RunEvent {
-  if (secrets.length === 0) return event;
-  const text = JSON.stringify(event);
-  const redacted = redactSecrets(text, secrets);
-  return redacted === text ? event : (JSON.parse(String(redacted)) as RunEvent);
 }
 
 /** The values no file of an attempt may hold: the model's API key, as read from `env`. */

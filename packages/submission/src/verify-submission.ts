@@ -9,7 +9,6 @@ import {
   type DiagnosisScores,
   DistDebugError,
   errorHeadline,
-  errorMessage,
   type LeakFinding,
   parseDiagnosisScores,
   parseRunInfo,

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { rm } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gitdir, testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -163,6 +163,51 @@ describe("distdebug dataset verify", () => {
     expect(problems).toMatch(/logs\/node\.log:4: frame .*line 99 is past the file's \d+ lines/);
     expect(problems).toMatch(/logs\/node\.log:6: frame .*no propose at or before line 7/);
     expect(result.problems).toHaveLength(3);
+  });
+
+  it("verifies several incidents at once and lists them in the dataset's order", async () => {
+    const dir = await catalog();
+    // A second incident: the same bug under another id, whose buggy commit is wrong.
+    const first = JSON.parse(await readFile(join(dir, "raft-7/incident.json"), "utf8"));
+    await mkdir(join(dir, "raft-10"));
+    await writeFile(
+      join(dir, "raft-10/incident.json"),
+      JSON.stringify({
+        ...first,
+        id: "raft-10",
+        repository: { ...first.repository, buggyCommit: repo.commits[1] },
+      }),
+    );
+    await writeFile(join(dir, "raft-10/report.md"), await readFile(join(dir, "raft-7/report.md")));
+    const gold = JSON.parse(await readFile(join(dir, "raft-7/gold.json"), "utf8"));
+    await writeFile(
+      join(dir, "raft-10/gold.json"),
+      JSON.stringify({ ...gold, incidentId: "raft-10" }),
+    );
+    const dataset = JSON.parse(await readFile(join(dir, "dataset.json"), "utf8"));
+    await writeFile(
+      join(dir, "dataset.json"),
+      JSON.stringify({ ...dataset, incidents: ["raft-7", "raft-10"] }),
+    );
+    const io = captureIO();
+    const code = await runCli(
+      [
+        "dataset",
+        "verify",
+        dir,
+        "--mirror",
+        `example/raft=${repo.dir}`,
+        "--cache-dir",
+        cacheDir,
+      ].concat(["--concurrency", "2", "--json"]),
+      io,
+    );
+    const { results } = JSON.parse(io.out());
+    expect(results.map((result: { id: string; ok: boolean }) => [result.id, result.ok])).toEqual([
+      ["raft-7", true],
+      ["raft-10", false],
+    ]);
+    expect(code).toBe(1);
   });
 
   it("fails when the buggy commit is not the fix's parent", async () => {

@@ -1,8 +1,14 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { globToRegExp } from "@distdebug/dataset";
-import { findMirror, type IncidentVerification, verifyIncident } from "@distdebug/runner";
-import { defineCommand, optionalString, stringList, usageError } from "../command.js";
+import { globToRegExp, type IncidentVerification, verifyIncident } from "@distdebug/dataset";
+import { findMirror, runPool } from "@distdebug/runner";
+import {
+  defineCommand,
+  optionalPositiveInt,
+  optionalString,
+  stringList,
+  usageError,
+} from "../command.js";
 import { loadDatasetArg, MIRROR_OPTION, mirrorsFromArgs } from "../dataset-arg.js";
 import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
 
@@ -16,12 +22,17 @@ function render(result: IncidentVerification, seconds: number): string {
 }
 
 export default defineCommand({
-  usage: "dataset verify <dir> [--mirror <folder | owner/name=<gitdir>>]... [--bug <id|glob>]...",
+  usage:
+    "dataset verify <dir> [--mirror <folder | owner/name=<gitdir>>]... [--bug <id|glob>]... [--concurrency N]",
   description:
     "Checks each labeled incident of a dataset against its real repository (CATALOG.md): the commits exist and the first fix's only parent is the buggy commit, every gold block lies inside its file and is touched by or adjacent to the fix (else its note must say why), the workspace prepares, no needle occurs at the buggy revision and the leakage check is clean. Repositories come from --mirror (a folder of mirrors, or an explicit owner/name=<gitdir>), else they are cloned into the cache. Exits 1 when any incident fails.",
   options: {
     ...MIRROR_OPTION,
     bug: { type: "string", multiple: true, description: "incident id or glob (repeatable)" },
+    concurrency: {
+      type: "string",
+      description: "incidents verified at once (default 2: git and the scans wait on the disk)",
+    },
     ...CACHE_DIR_OPTION,
   },
   async run(args, io) {
@@ -36,7 +47,9 @@ export default defineCommand({
     const cacheDir = cacheDirOf(optionalString(args, "cache-dir"), io);
     await mkdir(join(cacheDir, "tmp"), { recursive: true });
     const results: (IncidentVerification & { seconds: number })[] = [];
-    for (const incident of incidents) {
+    const slots = new Map<string, number>(incidents.map((incident, index) => [incident.id, index]));
+    const concurrency = optionalPositiveInt(args, "concurrency") ?? 2;
+    await runPool(incidents, { concurrency, signal: io.signal }, async (incident) => {
       const started = performance.now();
       const source =
         incident.repository.kind === "remote"
@@ -49,9 +62,11 @@ export default defineCommand({
         ...(io.signal ? { signal: io.signal } : {}),
       });
       const seconds = (performance.now() - started) / 1000;
-      results.push({ ...result, seconds });
+      results[slots.get(incident.id)!] = { ...result, seconds };
       if (!args.values.json) io.stdout(render(result, seconds));
-    }
+    });
+    // In the dataset's order (they finish in any order); an interrupted run leaves holes.
+    results.splice(0, results.length, ...results.filter((result) => result !== undefined));
     const failed = results.filter((result) => !result.ok).length;
     if (args.values.json) io.stdout(`${JSON.stringify({ ok: failed === 0, results }, null, 2)}\n`);
     else io.stdout(`${results.length - failed} of ${results.length} incidents verified\n`);

@@ -1,9 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseSummary } from "@distdebug/schema";
+import { parseIncident, parseSummary } from "@distdebug/schema";
 import { formatEstimate } from "@distdebug/stats";
 import { baselineResults } from "@distdebug/test-fixtures";
-import { testdir } from "@distdebug/test-utils";
+import { exampleDatasetDir, testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
 import { captureIO } from "../testing/capture-io.js";
@@ -45,5 +45,56 @@ describe("distdebug report", () => {
     const failing = captureIO();
     expect(await runCli(["report", empty, "--out", out], failing)).toBe(1);
     expect(failing.err()).toContain(`${empty}/summary.json: no such file; run \`distdebug score`);
+  });
+
+  it("shows each incident's title, system and languages from the dataset, and on each attempt page the report and artifacts the agent read", async () => {
+    const out = join(await testdir(), "report");
+    const io = captureIO({ env: { DISTDEBUG_CACHE_DIR: cacheDir } });
+    expect(await runCli(["report", resultsDir, "--out", out, "--format", "none"], io)).toBe(0);
+    const example = join(exampleDatasetDir(), "zklite-142");
+    const incident = parseIncident(await readFile(join(example, "incident.json"), "utf8"));
+    const index = await readFile(join(out, "index.html"), "utf8");
+    const row =
+      /<div class="incident-sort default" id="by-id-asc"[\s\S]*?(<tr data-incident="zklite-142"[\s\S]*?<\/tr>)/.exec(
+        index,
+      )![1]!;
+    expect(row).toContain(`<td data-column="title" class="text">${incident.title}</td>`);
+    expect(row).toContain('<td data-column="system" class="text">zklite</td>');
+    expect(row).toContain('<td data-column="languages" class="text">java</td>');
+    const page = await readFile(join(out, "attempts/baseline/zklite-142/attempt-1.html"), "utf8");
+    expect(page).toContain(`<dd data-fact="title">${incident.title}</dd>`);
+    const report = await readFile(join(example, "report.md"), "utf8");
+    expect(page).toContain(report.split("\n")[0]);
+    for (const artifact of incident.artifacts) {
+      expect(page).toContain(`data-path="${artifact.path}"`);
+      const firstLine = (await readFile(join(example, artifact.path), "utf8")).split("\n")[0]!;
+      expect(page).toContain(
+        firstLine
+          .replaceAll("&", "&amp;")
+          .replaceAll("<", "&lt;")
+          .replaceAll(">", "&gt;")
+          .replaceAll('"', "&quot;")
+          .replaceAll("'", "&#39;"),
+      );
+    }
+  });
+
+  it('says "unknown" for the title, system and languages when the dataset cannot be read', async () => {
+    const out = join(await testdir(), "report");
+    const io = captureIO({ env: { DISTDEBUG_CACHE_DIR: cacheDir } });
+    const missing = join(await testdir(), "no-dataset");
+    expect(
+      await runCli(
+        ["report", resultsDir, "--out", out, "--format", "none", "--dataset", missing],
+        io,
+      ),
+    ).toBe(0);
+    expect(io.err()).toContain(`warning: dataset ${missing}: source code not shown`);
+    const index = await readFile(join(out, "index.html"), "utf8");
+    expect(index).toContain(
+      '<td data-column="title" class="text"><span class="unknown">unknown</span></td>',
+    );
+    const page = await readFile(join(out, "attempts/baseline/zklite-142/attempt-1.html"), "utf8");
+    expect(page).toContain('<dd data-fact="title">unknown</dd>');
   });
 });

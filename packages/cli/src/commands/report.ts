@@ -1,79 +1,47 @@
-import { mkdtemp, readFile, realpath, rm, stat } from "node:fs/promises";
-import { join, resolve, sep } from "node:path";
-import { type DatasetIncident, loadDataset, loadGold } from "@distdebug/dataset";
+import { mkdtemp, rm } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import {
+  type DatasetIncident,
+  datasetSources,
+  incidentTask,
+  loadDataset,
+} from "@distdebug/dataset";
+import {
+  folderSources,
   formatLeaderboard,
   type LoadedResults,
   loadResults,
   type ReportSources,
   writeReport,
 } from "@distdebug/report";
-import { type PreparedIncident, prepareIncident } from "@distdebug/runner";
 import { serialize } from "@distdebug/schema";
 import { defineCommand, optionalString, usageError } from "../command.js";
 import { errorMessage } from "../error-text.js";
 import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
 
-/** Source files larger than this are not shown in the report. */
-const MAX_SOURCE_BYTES = 2 * 1024 * 1024;
-
 /**
- * Report sources from the dataset: gold from each incident's gold.json and source text from
- * the anonymized workspace at the buggy revision, materialized once per incident into
- * `scratch`. Paths are resolved inside the workspace only.
+ * The incidents' titles, systems and languages from incident.json, and the report and
+ * artifacts their agents read (the task view, built only from regular files of the incident
+ * folder; when it cannot be built, a warning and no files).
  */
-function datasetSources(options: {
-  incidents: ReadonlyMap<string, DatasetIncident>;
-  cacheDir: string;
-  scratch: string;
-  warn: (message: string) => void;
-}): ReportSources {
-  const workspaces = new Map<string, Promise<string | undefined>>();
-  const workspaceOf = (incidentId: string) => {
-    let pending = workspaces.get(incidentId);
-    if (!pending) {
-      const incident = options.incidents.get(incidentId);
-      pending = incident
-        ? (async () => {
-            try {
-              const prepared: PreparedIncident = await prepareIncident({
-                incident,
-                cacheDir: options.cacheDir,
-              });
-              const dir = join(options.scratch, incidentId);
-              await prepared.materialize(dir);
-              return await realpath(dir);
-            } catch (error) {
-              options.warn(`${incidentId}: source code not shown: ${errorMessage(error)}`);
-              return undefined;
-            }
-          })()
-        : Promise.resolve(undefined);
-      workspaces.set(incidentId, pending);
-    }
-    return pending;
-  };
+function datasetIncidents(
+  incidents: ReadonlyMap<string, DatasetIncident>,
+  warn: (message: string) => void,
+): Required<Pick<ReportSources, "incident">> {
+  const warned = new Set<string>();
   return {
-    async readSource(incidentId, path) {
-      const root = await workspaceOf(incidentId);
-      if (!root) return undefined;
+    async incident(incidentId) {
+      const entry = incidents.get(incidentId);
+      if (!entry) return undefined;
+      const { title, system, languages } = entry.incident;
       try {
-        const file = await realpath(resolve(root, path));
-        if (!file.startsWith(root + sep)) return undefined;
-        const info = await stat(file);
-        if (!info.isFile() || info.size > MAX_SOURCE_BYTES) return undefined;
-        return await readFile(file, "utf8");
-      } catch {
-        return undefined;
-      }
-    },
-    async gold(incidentId) {
-      const incident = options.incidents.get(incidentId);
-      if (!incident) return undefined;
-      try {
-        return (await loadGold(incident))?.blocks;
-      } catch {
-        return undefined;
+        const task = await incidentTask(entry);
+        return { title, system, languages, report: task.report, artifacts: task.artifacts };
+      } catch (error) {
+        if (!warned.has(incidentId))
+          warn(`${incidentId}: report and artifacts not shown: ${errorMessage(error)}`);
+        warned.add(incidentId);
+        return { title, system, languages };
       }
     },
   };
@@ -157,7 +125,12 @@ export default defineCommand({
         results,
         outDir,
         ...(incidents.size > 0
-          ? { sources: datasetSources({ incidents, cacheDir, scratch, warn }) }
+          ? {
+              sources: {
+                ...folderSources(datasetSources({ incidents, cacheDir, scratch, onWarning: warn })),
+                ...datasetIncidents(incidents, warn),
+              },
+            }
           : {}),
         ...(io.signal ? { signal: io.signal } : {}),
       });

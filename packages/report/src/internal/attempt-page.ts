@@ -1,8 +1,10 @@
 import { formatPoints } from "@distdebug/stats";
 import type { LoadedAttempt } from "../load-results.js";
+import type { ReportIncident } from "../report-incident.js";
 import type { ReportSources } from "../sources.js";
 import { codeViewHtml, goldViews, spanViews } from "./code-view.js";
 import { escapeHtml } from "./html.js";
+import { incidentFilesHtml } from "./incident-files-view.js";
 import { searchPathAttemptHtml } from "./search-path-attempt.js";
 import { trajectoryHtml } from "./trajectory-view.js";
 
@@ -38,12 +40,17 @@ function diagnosisListHtml(attempt: LoadedAttempt): string {
   ].join("\n");
 }
 
-/** The page of one attempt: metrics, diagnosis beside gold, code with hits and misses, trajectory. */
+/**
+ * The page of one attempt: the incident's title, metrics, diagnosis beside gold, code with hits
+ * and misses, the report and artifacts the agent saw, and the trajectory.
+ */
 export async function attemptPageBody(options: {
   configName: string;
   attempt: LoadedAttempt;
   indexHref: string;
   sources: ReportSources | undefined;
+  /** Undefined when the sources do not know the incident. */
+  incident: ReportIncident | undefined;
 }): Promise<string> {
   const { attempt, sources } = options;
   const providedGold = sources?.gold ? await sources.gold(attempt.incidentId) : undefined;
@@ -51,7 +58,11 @@ export async function attemptPageBody(options: {
   const spans = spanViews(attempt.scores, gold);
   const record = attempt.record;
   const metrics = attempt.scores?.metrics ?? record?.metrics;
+  const incident = options.incident;
   const facts: [string, string][] = [
+    ["title", incident?.title ?? "unknown"],
+    ["system", incident?.system ?? "unknown"],
+    ["languages", incident ? incident.languages.join(", ") : "unknown"],
     ["status", record?.status ?? "unknown (no attempt.json)"],
     ["block coverage", metrics ? formatPoints(metrics.blockCoverage) : "-"],
     ["block precision", metrics ? formatPoints(metrics.blockPrecision) : "-"],
@@ -93,6 +104,7 @@ export async function attemptPageBody(options: {
       : "",
     "</section>",
     searchPathAttemptHtml(attempt.scores, attempt.trajectory),
+    incidentFilesHtml(incident),
     `<section class="trajectory"><h2>Trajectory</h2>${trajectoryHtml(attempt.trajectory)}</section>`,
   ].join("\n");
 }

@@ -30,4 +30,13 @@ svg.forest-plot { display: block; width: 100%; max-width: 1352px; height: auto; 
 .figure { font-variant-numeric: tabular-nums; font-weight: 600; }
 .attempts td.status-succeeded { color: #17692a; } .attempts td.status-agent-error, .attempts td.status-limit-exceeded { color: #a3231a; }
 .problems { color: #a3231a; }
+.incident-sort { display: none; overflow-x: auto; scroll-margin-top: 56px; } .incident-sort.default, .incident-sort:target { display: block; }
+.incident-sort:target ~ .incident-sort.default { display: none; }
+table.incidents thead th { background: #f3f5f8; } table.incidents thead th a { color: inherit; text-decoration: none; display: block; } table.incidents thead th a:hover { text-decoration: underline; }
+table.incidents th[aria-sort] { background: #e3e8ef; } .sort-mark { font-size: 10px; margin-left: 4px; }
+table.incidents { width: 100%; } table.incidents .text { text-align: left; } table.incidents td[data-column="title"] { white-space: normal; min-width: 16em; }
+table.incidents td.status { white-space: normal; min-width: 12em; } table.incidents td.status.ok { color: #17692a; } table.incidents td.status.bad { color: #a3231a; }
+.unknown { color: #889; font-style: italic; }
+.incident-file { margin: 6px 0; } .incident-file summary { cursor: pointer; } .tag-kind { color: #556; font-size: 12px; border: 1px solid var(--border); border-radius: 3px; padding: 0 4px; }
+pre.incident-text { margin: 4px 0; white-space: pre-wrap; word-break: break-word; font: 12.5px/1.4 ui-monospace, monospace; background: #f6f8fa; padding: 6px 8px; border-radius: 3px; max-height: 480px; overflow: auto; }
 `;

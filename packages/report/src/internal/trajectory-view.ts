@@ -1,5 +1,6 @@
 import { spentUsd, type Trajectory, type TrajectoryStep } from "@distdebug/schema";
 import { formatCostUsd, formatTokens } from "@distdebug/stats";
+import { formatDuration } from "./format-duration.js";
 import { escapeHtml } from "./html.js";
 
 const MAX_CHARS = 20_000;
@@ -7,11 +8,6 @@ const MAX_CHARS = 20_000;
 function clip(text: string): string {
   if (text.length <= MAX_CHARS) return escapeHtml(text);
   return `${escapeHtml(text.slice(0, MAX_CHARS))}\n<span class="muted">[${text.length - MAX_CHARS} more characters not shown]</span>`;
-}
-
-function duration(ms: number | undefined): string {
-  if (ms === undefined) return "";
-  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
 }
 
 function stepHtml(step: TrajectoryStep, index: number): string {
@@ -30,7 +26,7 @@ function stepHtml(step: TrajectoryStep, index: number): string {
         `${formatTokens(step.outputTokens)} out`,
         step.cachedTokens > 0 ? `${formatTokens(step.cachedTokens)} cached` : "",
         step.costUsd === null ? "" : formatCostUsd(step.costUsd),
-        duration(step.durationMs),
+        formatDuration(step.durationMs),
       ].filter((fact) => fact !== "");
       return `<li class="step model-call">${number} <span class="kind">model</span> ${facts.join(" &middot; ")}${step.error ? ` <span class="error">${escapeHtml(step.error)}</span>` : ""}</li>`;
     }
@@ -41,7 +37,7 @@ function stepHtml(step: TrajectoryStep, index: number): string {
           : `<span class="exit ${step.exitCode === 0 ? "ok" : "bad"}">exit ${step.exitCode}</span>`;
       const lines = step.output === "" ? 0 : step.output.split("\n").length;
       return [
-        `<li class="step command">${number} <span class="kind">command</span> ${status} <span class="muted">${duration(step.durationMs)}</span>`,
+        `<li class="step command">${number} <span class="kind">command</span> ${status} <span class="muted">${formatDuration(step.durationMs)}</span>`,
         `<pre class="command-text">$ ${escapeHtml(step.command)}</pre>`,
         lines === 0
           ? '<p class="muted">no output</p>'
@@ -72,7 +68,7 @@ export function trajectoryHtml(trajectory: Trajectory | undefined): string {
     ["steps", String(trajectory.steps.length)],
   ];
   if (trajectory.durationMs !== undefined)
-    facts.push(["duration", duration(trajectory.durationMs)]);
+    facts.push(["duration", formatDuration(trajectory.durationMs)]);
   if (trajectory.convertedFrom) facts.push(["converted from", trajectory.convertedFrom]);
   return [
     `<dl class="facts trajectory-facts">${facts.map(([term, value]) => `<dt>${term}</dt><dd data-fact="${term}">${escapeHtml(value)}</dd>`).join("")}</dl>`,

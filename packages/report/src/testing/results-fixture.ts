@@ -14,6 +14,7 @@ import {
   writeFileAtomic,
 } from "@distdebug/schema";
 import { type AttemptRecord, type IncidentRecord, summarize } from "@distdebug/stats";
+import type { ReportArtifact } from "../report-incident.js";
 import type { ReportSources } from "../sources.js";
 import { inMemorySources } from "../sources.js";
 
@@ -32,10 +33,15 @@ interface FixtureAttempt {
     linePrecision: number;
   };
   commands: string[];
+  /** attempt.json `durationMs`. */
+  durationMs: number;
 }
 
 interface FixtureIncident {
-  incident: Pick<Incident, "id" | "system" | "languages" | "category" | "clues">;
+  incident: Pick<Incident, "id" | "title" | "system" | "languages" | "category" | "clues">;
+  /** The report and artifacts the agent was given. */
+  report: string;
+  artifacts: ReportArtifact[];
   gold: GoldBlock[];
   files: Record<string, string>;
   attempts: FixtureAttempt[];
@@ -51,11 +57,21 @@ export const FIXTURE_INCIDENTS: FixtureIncident[] = [
   {
     incident: {
       id: "alpha-1",
+      title: "Writes lost after a leader change",
       system: "alpha",
       languages: ["java"],
       category: "concurrency",
       clues: { reportNamesCausalMethod: true, usableStackTrace: true },
     },
+    report: "# Writes lost\n\nAfter the leader changed, acknowledged writes were gone.\n",
+    artifacts: [
+      {
+        path: "logs/server-1.log",
+        kind: "log",
+        description: "the old leader",
+        content: "10:00:01 INFO leader elected\n10:00:02 WARN lock released\n",
+      },
+    ],
     gold: [
       {
         path: "src/Server.java",
@@ -71,23 +87,35 @@ export const FIXTURE_INCIDENTS: FixtureIncident[] = [
         blocks: [{ path: "src/Server.java", startLine: 10, endLine: 14 }],
         metrics: { blockCoverage: 1, blockPrecision: 1, fileCoverage: 1, linePrecision: 1 },
         commands: ["grep -rn lock /workspace/src", "sed -n 1,30p /workspace/src/Server.java"],
+        durationMs: 4000,
       },
       {
         status: "succeeded",
         blocks: [{ path: "src/Server.java", startLine: 20, endLine: 22 }],
         metrics: { blockCoverage: 0, blockPrecision: 0, fileCoverage: 1, linePrecision: 0 },
         commands: ["ls /workspace"],
+        durationMs: 6000,
       },
     ],
   },
   {
     incident: {
       id: "beta-2",
+      // Incident text is shown as text: markup in it must not render.
+      title: "Lease <b>expires</b> before renewal",
       system: "beta",
       languages: ["go"],
       category: "logic",
       clues: { reportNamesCausalMethod: false, usableStackTrace: false },
     },
+    report: "Leases expire early.\n<img src=x onerror=alert(1)>\n",
+    artifacts: [
+      {
+        path: "logs/lease.log",
+        kind: "log",
+        content: "renew failed <script>alert(2)</script>\n",
+      },
+    ],
     gold: [
       { path: "pkg/lease.go", startLine: 5, endLine: 9 },
       { path: "pkg/lease.go", startLine: 20, endLine: 25 },
@@ -99,22 +127,27 @@ export const FIXTURE_INCIDENTS: FixtureIncident[] = [
         blocks: [{ path: "pkg/lease.go", startLine: 5, endLine: 9 }],
         metrics: { blockCoverage: 0.5, blockPrecision: 1, fileCoverage: 1, linePrecision: 1 },
         commands: ["cat /task/report.md"],
+        durationMs: 1000,
       },
       {
         status: "agent-error",
         metrics: { blockCoverage: 0, blockPrecision: 0, fileCoverage: 0, linePrecision: 0 },
         commands: ["false"],
+        durationMs: 3000,
       },
     ],
   },
   {
     incident: {
       id: "gamma-3",
+      title: "Node rejoins with a stale view",
       system: "gamma",
       languages: ["python"],
       category: "logic",
       clues: { reportNamesCausalMethod: true, usableStackTrace: false },
     },
+    report: "A node rejoined the cluster with an old membership view.\n",
+    artifacts: [],
     gold: [{ path: "app/node.py", startLine: 3, endLine: 6 }],
     files: { "app/node.py": source(12, "node.py"), "app/other.py": source(8, "other.py") },
     attempts: [
@@ -123,12 +156,14 @@ export const FIXTURE_INCIDENTS: FixtureIncident[] = [
         blocks: [{ path: "app/node.py", startLine: 2, endLine: 6 }],
         metrics: { blockCoverage: 1, blockPrecision: 0.5, fileCoverage: 1, linePrecision: 0.8 },
         commands: ["python3 -c 'print(1)'"],
+        durationMs: 9000,
       },
       {
         status: "succeeded",
         blocks: [{ path: "app/other.py", startLine: 1, endLine: 3 }],
         metrics: { blockCoverage: 0, blockPrecision: 0, fileCoverage: 0, linePrecision: 0 },
         commands: ["cat /workspace/app/other.py"],
+        durationMs: 11000,
       },
     ],
   },
@@ -283,8 +318,10 @@ export async function writeResultsFixture(
         attempt: number,
         status: attempt.status,
         startedAt: "2026-12-02T10:00:00.000Z",
-        endedAt: "2026-12-02T10:00:04.000Z",
-        durationMs: 4000,
+        endedAt: new Date(
+          Date.parse("2026-12-02T10:00:00.000Z") + attempt.durationMs,
+        ).toISOString(),
+        durationMs: attempt.durationMs,
         timings: {},
         usage,
         inputHash: HASH,
@@ -337,6 +374,18 @@ export async function writeResultsFixture(
     ),
     gold: Object.fromEntries(
       FIXTURE_INCIDENTS.map((fixture) => [fixture.incident.id, fixture.gold]),
+    ),
+    incidents: Object.fromEntries(
+      FIXTURE_INCIDENTS.map((fixture) => [
+        fixture.incident.id,
+        {
+          title: fixture.incident.title,
+          system: fixture.incident.system,
+          languages: fixture.incident.languages,
+          report: fixture.report,
+          artifacts: fixture.artifacts,
+        },
+      ]),
     ),
   });
   return { summary, sources };

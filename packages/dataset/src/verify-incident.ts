@@ -1,10 +1,9 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { checkArtifacts, type DatasetIncident, loadGold } from "@distdebug/dataset";
 import { suggestGoldBlocks } from "@distdebug/evaluator";
 import {
   DistDebugError,
-  errorMessage,
+  errorHeadline,
   type Gold,
   type GoldBlock,
   listFilesBelow,
@@ -17,6 +16,9 @@ import {
   readFileAtCommit,
   standInForMissingBlobs,
 } from "@distdebug/workspace";
+import { checkArtifacts } from "./artifact-check.js";
+import { loadGold } from "./gold.js";
+import type { DatasetIncident } from "./types.js";
 
 /** Rows around a change that still count as "adjacent to the fix". */
 export const ADJACENT_ROWS = 3;
@@ -268,9 +270,7 @@ export async function verifyIncident(
     await checkWorkspace(source, entry, gold, options, report).catch((error: unknown) => {
       if (options.signal?.aborted) throw error;
       // A repository that lacks objects the stand-in cannot cover (no git binary) fails here.
-      report.problems.push(
-        `the workspace could not be prepared: ${errorMessage(error).split("\n")[0]}`,
-      );
+      report.problems.push(`the workspace could not be prepared: ${errorHeadline(error)}`);
     });
   }
   return { id: entry.id, ok: report.problems.length === 0, ...report };

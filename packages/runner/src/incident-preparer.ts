@@ -1,0 +1,41 @@
+import type { DatasetIncident } from "@distdebug/dataset";
+import type { RunEventListener } from "./events.js";
+import type { MirrorOptions } from "./find-mirror.js";
+import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
+
+/** Options of {@link incidentPreparer}. */
+export interface IncidentPreparerOptions {
+  cacheDir: string;
+  mirrors?: MirrorOptions | undefined;
+  signal?: AbortSignal | undefined;
+  /** Receives each preparation's workspace events as `incident-workspace`. */
+  onEvent: RunEventListener;
+}
+
+/**
+ * A run's prepare cache: each incident is prepared once (repository, base workspace, gold,
+ * scorer) on its first call, and every attempt of it shares the result.
+ */
+export function incidentPreparer(
+  options: IncidentPreparerOptions,
+): (incident: DatasetIncident) => Promise<PreparedIncident> {
+  const prepared = new Map<string, Promise<PreparedIncident>>();
+  return (incident) => {
+    let entry = prepared.get(incident.id);
+    if (!entry) {
+      entry = prepareIncident({
+        incident,
+        cacheDir: options.cacheDir,
+        ...(options.signal ? { signal: options.signal } : {}),
+        onEvent: (event) =>
+          options.onEvent({ type: "incident-workspace", incidentId: incident.id, event }),
+        ...(options.mirrors ? { mirrors: options.mirrors } : {}),
+      });
+      // Awaited by each attempt, which records a failure as its infra error; until then the
+      // rejection must not count as unhandled (Node would end the process).
+      entry.catch(() => {});
+      prepared.set(incident.id, entry);
+    }
+    return entry;
+  };
+}
