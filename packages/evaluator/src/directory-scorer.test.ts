@@ -67,3 +67,43 @@ describe("createDirectoryScorer: scoring in a worker thread with a deadline", ()
     await scorer.close();
   }, 60_000);
 });
+
+describe("createDirectoryScorer over a tree read on the calling thread", () => {
+  it("gives the bytes of the folder's scores, reading only through the tree", async () => {
+    const files: Record<string, string> = { "src/app/Store.java": JAVA, "README.md": "x\n" };
+    const root = await testdir(files);
+    const reads: string[] = [];
+    const tree = {
+      readFile: async (path: string) => {
+        reads.push(path);
+        return files[path] === undefined ? undefined : Buffer.from(files[path]);
+      },
+      listFiles: async () => Object.keys(files),
+    };
+    const onFolder = createDirectoryScorer({ root });
+    const onTree = createDirectoryScorer({ root: tree });
+    try {
+      const expected = serialize(await onFolder.score({ diagnosis, gold }));
+      expect(serialize(await onTree.score({ diagnosis, gold }))).toBe(expected);
+      expect(reads).toContain("src/app/Store.java");
+      // A read that fails is the file's problem (a warning), not the worker's.
+      const failing = createDirectoryScorer({
+        root: {
+          readFile: async () => {
+            throw new Error("disk on fire");
+          },
+          listFiles: async () => ["src/app/Store.java"],
+        },
+      });
+      const scores = await failing.score({ diagnosis, gold });
+      expect(scores.metrics.blockCoverage).toBe(0);
+      await failing.close();
+      // Closed, then used again: the tree is read again.
+      await onTree.close();
+      expect(serialize(await onTree.score({ diagnosis, gold }))).toBe(expected);
+    } finally {
+      await onFolder.close();
+      await onTree.close();
+    }
+  }, 60_000); // Starts a worker thread that loads the grammars: seconds on a loaded machine.
+});

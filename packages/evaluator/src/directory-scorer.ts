@@ -2,10 +2,17 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { type DiagnosisScores, DistDebugError } from "@distdebug/schema";
+import { type DiagnosisScores, DistDebugError, errorMessage } from "@distdebug/schema";
+import type { ReadFile } from "./directory-reader.js";
 import type { ScoreInput } from "./evaluator.js";
 import { checkAborted } from "./internal/abort.js";
-import type { ScoreRequest, ScoreWorkerData, ScoreWorkerReply } from "./internal/score-protocol.js";
+import type {
+  HostAnswer,
+  HostRequest,
+  ScoreRequest,
+  ScoreWorkerData,
+  ScoreWorkerReply,
+} from "./internal/score-protocol.js";
 import type { LanguageChoice } from "./languages.js";
 import { scoreMissingDiagnosis } from "./missing-diagnosis.js";
 import { type EvaluatorParameters, evaluatorParameters } from "./parameters.js";
@@ -21,10 +28,23 @@ export const DEFAULT_SCORING_DEADLINE_MS = 600_000;
 /** An idle worker is stopped after this long (its parse cache goes with it). */
 const IDLE_MS = 60_000;
 
+/**
+ * A source tree read by the scorer's own thread (a git tree read from the object store): the
+ * worker asks it for each file it needs.
+ */
+export interface TreeFiles {
+  readFile: ReadFile;
+  /** Every file of the tree (what the repository's size counts). */
+  listFiles(): Promise<readonly string[]>;
+}
+
 /** Options of {@link createDirectoryScorer}. */
 export interface DirectoryScorerOptions extends Partial<EvaluatorParameters> {
-  /** The source tree at the buggy revision (a folder; scoring reads it, never an agent's copy). */
-  root: string;
+  /**
+   * The source tree at the buggy revision (scoring reads it, never an agent's copy): a folder
+   * the worker reads, or {@link TreeFiles} read on the calling thread.
+   */
+  root: string | TreeFiles;
   /** Extension to language, merged over the defaults (as in `createEvaluator`). */
   languages?: Readonly<Record<string, LanguageChoice>>;
   /** Absolute folders that mean the repository root in written paths. Default `["/workspace"]`. */
@@ -109,7 +129,16 @@ const host: {
   nextId: number;
   /** Scorers created and not closed: the worker stops when the last one closes. */
   open: number;
-} = { worker: undefined, queue: Promise.resolve(), idle: undefined, nextId: 0, open: 0 };
+  /** The trees read on this thread for the worker, by scorer key. */
+  trees: Map<string, TreeFiles>;
+} = {
+  worker: undefined,
+  queue: Promise.resolve(),
+  idle: undefined,
+  nextId: 0,
+  open: 0,
+  trees: new Map(),
+};
 
 async function stopWorker(): Promise<void> {
   clearTimeout(host.idle);
@@ -118,12 +147,45 @@ async function stopWorker(): Promise<void> {
   await stopping?.terminate();
 }
 
+/** Reads a file or the file list of a tree for the worker, and answers it. */
+async function answerHost(worker: Worker, request: HostRequest): Promise<void> {
+  let message: HostAnswer;
+  try {
+    const tree = host.trees.get(request.key);
+    if (!tree)
+      throw new DistDebugError({ code: "INTERNAL", message: "a closed scorer's tree was read" });
+    const value =
+      request.type === "read"
+        ? await readBytes(tree.readFile, request.path)
+        : [...(await tree.listFiles())];
+    message = { type: "answer", id: request.id, value };
+  } catch (error) {
+    message = {
+      type: "answer",
+      id: request.id,
+      error: DistDebugError.isInstance(error)
+        ? { code: error.code, message: error.message }
+        : { code: "INTERNAL", message: errorMessage(error) },
+    };
+  }
+  // A worker stopped meanwhile (past a deadline) takes no more messages.
+  if (host.worker === worker) worker.postMessage(message);
+}
+
+async function readBytes(readFile: ReadFile, path: string): Promise<Uint8Array | undefined> {
+  const content = await readFile(path);
+  return typeof content === "string" ? Buffer.from(content, "utf8") : content;
+}
+
 function startWorker(): Worker {
   const how = workerStart();
   const started = new Worker(how.program, {
     eval: how.eval,
     execArgv: how.execArgv,
     workerData: how.source ? { source: how.source } : {},
+  });
+  started.on("message", (message: ScoreWorkerReply | HostRequest) => {
+    if (message.type === "read" || message.type === "list") void answerHost(started, message);
   });
   started.unref();
   return started;
@@ -161,8 +223,8 @@ function scoreOnWorker(scorer: ScorerContext, input: ScoreInput): Promise<Diagno
       current.unref();
       settle();
     };
-    const onMessage = (reply: ScoreWorkerReply) => {
-      if (reply.id !== request.id) return;
+    const onMessage = (reply: ScoreWorkerReply | HostRequest) => {
+      if (reply.type !== "scored" || reply.id !== request.id) return;
       finish(() => {
         if (reply.scores) resolve(reply.scores);
         else reject(new DistDebugError({ code: reply.error.code, message: reply.error.message }));
@@ -193,7 +255,8 @@ function scoreOnWorker(scorer: ScorerContext, input: ScoreInput): Promise<Diagno
 }
 
 /**
- * Creates a scorer over a folder whose scoring runs in a worker thread, off the caller's event
+ * Creates a scorer over a source tree (a folder, or {@link TreeFiles} such as a git tree read
+ * from the object store) whose scoring runs in a worker thread, off the caller's event
  * loop (which may serve running attempts: a model gateway, wall-time timers, a memory sampler),
  * each diagnosis within `deadlineMs`. All the scorers of a process share one worker, which
  * scores one diagnosis at a time and keeps an evaluator per folder (files parsed once across
@@ -210,7 +273,7 @@ export function createDirectoryScorer(options: DirectoryScorerOptions): Director
   const { root, languages, workspaceRoots, deadlineMs = DEFAULT_SCORING_DEADLINE_MS } = options;
   const parameters = Object.freeze(evaluatorParameters(options));
   const data: ScoreWorkerData = {
-    root,
+    root: typeof root === "string" ? root : { host: true },
     options: {
       ...parameters,
       ...(languages ? { languages } : {}),
@@ -228,14 +291,23 @@ export function createDirectoryScorer(options: DirectoryScorerOptions): Director
   return {
     parameters,
     score(input) {
-      const result = host.queue.then(() => scoreOnWorker(scorer, input));
-      host.queue = result.catch(() => undefined);
+      const result = host.queue.then(() => {
+        // Registered while scoring (a closed scorer that scores again registers it again).
+        if (typeof root !== "string") host.trees.set(scorer.key, root);
+        return scoreOnWorker(scorer, input);
+      });
+      host.queue = result
+        .catch(() => undefined)
+        .finally(() => {
+          if (closed) host.trees.delete(scorer.key);
+        });
       return result;
     },
     async close() {
       if (closed) return;
       closed = true;
       host.open--;
+      host.trees.delete(scorer.key);
       if (host.open === 0) await stopWorker();
       else host.worker?.postMessage({ type: "close", key: scorer.key } satisfies ScoreRequest);
     },

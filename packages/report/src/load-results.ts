@@ -1,17 +1,19 @@
-import { join, resolve } from "node:path";
-import { ATTEMPT_FILES, listAttemptFolders, readRunInfo, readSummary } from "@distdebug/results";
+import { resolve } from "node:path";
 import {
-  type Attempt,
-  type Diagnosis,
-  type DiagnosisScores,
-  parseAttempt,
-  parseDiagnosis,
-  parseDiagnosisScores,
-  parseTrajectory,
-  type RunInfo,
-  readFileIfExists,
-  type Summary,
-  type Trajectory,
+  type AttemptFile,
+  attemptFileProblem,
+  listAttemptFolders,
+  readAttempt,
+  readRunInfo,
+  readSummary,
+} from "@distdebug/results";
+import type {
+  Attempt,
+  Diagnosis,
+  DiagnosisScores,
+  RunInfo,
+  Summary,
+  Trajectory,
 } from "@distdebug/schema";
 
 /** One attempt folder of a results folder, with every file that could be read. */
@@ -39,12 +41,11 @@ export interface LoadedResults {
   attempts: LoadedAttempt[];
 }
 
-async function readOptional(path: string): Promise<string | undefined> {
-  return (await readFileIfExists(path))?.toString("utf8");
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message.split("\n")[0]! : String(error);
+/** The value of a file as read, its problem (missing or invalid) noted in `problems`. */
+function fileValue<T>(file: AttemptFile<T>, problems: string[]): T | undefined {
+  const problem = attemptFileProblem(file);
+  if (problem !== undefined) problems.push(problem);
+  return file.state === "valid" ? file.value : undefined;
 }
 
 async function loadAttempt(
@@ -53,27 +54,11 @@ async function loadAttempt(
   attempt: number,
 ): Promise<LoadedAttempt> {
   const loaded: LoadedAttempt = { incidentId, attempt, problems: [] };
-  const read = async <T>(
-    name: string,
-    parse: (text: string, options: { source: string }) => T,
-  ): Promise<T | undefined> => {
-    const path = join(dir, name);
-    const text = await readOptional(path);
-    if (text === undefined) {
-      loaded.problems.push(`${path}: missing`);
-      return undefined;
-    }
-    try {
-      return parse(text, { source: path });
-    } catch (error) {
-      loaded.problems.push(errorText(error));
-      return undefined;
-    }
-  };
-  const record = await read(ATTEMPT_FILES.attempt, parseAttempt);
-  const diagnosis = await read(ATTEMPT_FILES.diagnosis, parseDiagnosis);
-  const scores = await read(ATTEMPT_FILES.scores, parseDiagnosisScores);
-  const trajectory = await read(ATTEMPT_FILES.trajectory, parseTrajectory);
+  const folder = await readAttempt(dir);
+  const record = fileValue(folder.attempt, loaded.problems);
+  const diagnosis = fileValue(folder.diagnosis, loaded.problems);
+  const scores = fileValue(folder.scores, loaded.problems);
+  const trajectory = fileValue(folder.trajectory, loaded.problems);
   if (record) loaded.record = record;
   if (diagnosis) loaded.diagnosis = diagnosis;
   if (scores) loaded.scores = scores;

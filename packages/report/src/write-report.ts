@@ -60,8 +60,7 @@ function attemptsTable(configSlug: string, results: LoadedResults): string {
       const attempt = attempts.find((candidate) => candidate.attempt === index + 1);
       if (!attempt) return "<td>-</td>";
       const status = attempt.record?.status ?? "unknown";
-      const coverage =
-        attempt.scores?.metrics.blockCoverage ?? attempt.record?.metrics?.blockCoverage;
+      const coverage = attempt.scores?.metrics.blockCoverage;
       const label =
         `${coverage === undefined ? "-" : formatPoints(coverage)} ${status === "succeeded" ? "" : status}`.trim();
       return `<td class="status-${status}"><a class="attempt-link" href="${escapeHtml(attemptPath(configSlug, attempt))}" data-incident="${escapeHtml(incidentId)}" data-attempt="${attempt.attempt}">${escapeHtml(label)}</a></td>`;

@@ -17,7 +17,9 @@ export {
   legacyAttemptInputHash,
   matchAttempt,
 } from "./attempt-identity.js";
+export { FINISHED_STATUSES, isFinished } from "./attempt-status.js";
 export {
+  ATTEMPT_FILE_LIMITS,
   ATTEMPT_FILES,
   attemptDir,
   attemptPath,
@@ -34,6 +36,15 @@ export {
   type MergeResultsResult,
   mergeResults,
 } from "./merge-results.js";
+export {
+  type AttemptFile,
+  type AttemptFileName,
+  type AttemptFiles,
+  type AttemptFileValues,
+  attemptFileProblem,
+  type ReadAttemptOptions,
+  readAttempt,
+} from "./read-attempt.js";
 export { MIN_SECRET_LENGTH, REDACTED, redactSecrets } from "./redact.js";
 export {
   type AttemptFolder,

@@ -1,5 +1,10 @@
 import { join } from "node:path";
-import { formats } from "@distdebug/schema";
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  formats,
+  MAX_DIAGNOSIS_BYTES,
+  MAX_TRAJECTORY_BYTES,
+} from "@distdebug/schema";
 
 /**
  * File names inside one attempt folder (`<incident>/attempt-<k>/`).
@@ -16,6 +21,23 @@ export const ATTEMPT_FILES = {
   scores: formats.diagnosis_scores.fileName,
   attempt: formats.attempt.fileName,
 } as const;
+
+/**
+ * The size limit of each file of an attempt folder, the runner's: `diagnosis.json` 1 MiB,
+ * `trajectory.json`, `attempt.json` and `diagnosis_scores.json` 32 MiB. Every reader of an
+ * attempt folder (`readAttempt`, a submission archive's layout) checks them before parsing.
+ *
+ * @example
+ * ```ts
+ * ATTEMPT_FILE_LIMITS[ATTEMPT_FILES.diagnosis]; // 1048576
+ * ```
+ */
+export const ATTEMPT_FILE_LIMITS: Readonly<Record<string, number>> = {
+  [ATTEMPT_FILES.diagnosis]: MAX_DIAGNOSIS_BYTES,
+  [ATTEMPT_FILES.trajectory]: MAX_TRAJECTORY_BYTES,
+  [ATTEMPT_FILES.attempt]: DEFAULT_MAX_FILE_BYTES,
+  [ATTEMPT_FILES.scores]: DEFAULT_MAX_FILE_BYTES,
+};
 
 /**
  * File names at the top of a results folder: `run.json` (written by a run) and `summary.json`

@@ -1,8 +1,9 @@
-import { copyFile, link, lstat, mkdir, readdir, readFile } from "node:fs/promises";
+import { copyFile, link, lstat, mkdir, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { acquireFileLock, DistDebugError, parseAttempt, type RunInfo } from "@distdebug/schema";
+import { type Attempt, acquireFileLock, DistDebugError, type RunInfo } from "@distdebug/schema";
 import { removeAttemptLeftovers, stageAttemptFolder } from "./attempt-folder.js";
-import { ATTEMPT_FILES, attemptDir, runLockPath } from "./layout.js";
+import { attemptDir, runLockPath } from "./layout.js";
+import { type AttemptFile, readAttempt } from "./read-attempt.js";
 import {
   type AttemptFolder,
   listAttemptFolders,
@@ -154,8 +155,12 @@ async function collectAttempts(
   return attempts;
 }
 
-async function readRecord(dir: string): Promise<Buffer | undefined> {
-  return readFile(join(dir, ATTEMPT_FILES.attempt)).catch(() => undefined);
+/** An attempt folder's attempt.json as read (bytes and parse), undefined when missing. */
+async function readRecord(
+  dir: string,
+): Promise<Exclude<AttemptFile<Attempt>, { state: "missing" }> | undefined> {
+  const { attempt } = await readAttempt(dir, { files: ["attempt"] });
+  return attempt.state === "missing" ? undefined : attempt;
 }
 
 /** Copies (or links) one attempt folder's regular files into a staged folder, then puts it in place. */
@@ -241,7 +246,7 @@ export async function mergeResults(options: MergeResultsOptions): Promise<MergeR
         });
       const target = attemptDir(options.outDir, folder.incidentId, folder.attempt);
       const [present, wanted] = await Promise.all([readRecord(target), readRecord(folder.dir)]);
-      if (present && wanted && present.equals(wanted)) {
+      if (present?.bytes && wanted?.bytes?.equals(present.bytes)) {
         kept += 1;
         options.onEvent?.({
           type: "attempt-keep",
@@ -261,7 +266,7 @@ export async function mergeResults(options: MergeResultsOptions): Promise<MergeR
         });
         continue;
       }
-      parseAttempt(wanted, { source: join(folder.dir, ATTEMPT_FILES.attempt) });
+      if (wanted.state === "invalid") throw wanted.error;
       await mergeAttempt(folder, options.outDir, options.files ?? "link");
       merged += 1;
       options.onEvent?.({

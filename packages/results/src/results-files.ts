@@ -4,7 +4,6 @@ import {
   type Attempt,
   DistDebugError,
   type ParseOptions,
-  parseAttempt,
   parseRunInfo,
   parseSummary,
   type RunInfo,
@@ -13,7 +12,9 @@ import {
   writeFileAtomic,
 } from "@distdebug/schema";
 import { type AttemptIdentity, attemptInputHash, matchAttempt } from "./attempt-identity.js";
+import { isFinished } from "./attempt-status.js";
 import { ATTEMPT_FILES, attemptNumber, runInfoPath, summaryPath } from "./layout.js";
+import { readAttempt } from "./read-attempt.js";
 
 /** One `<incident>/attempt-<k>` folder of a results folder. */
 export interface AttemptFolder {
@@ -73,9 +74,6 @@ export async function listAttemptFolders(outDir: string): Promise<AttemptFolder[
   return folders;
 }
 
-/** Statuses that count as a finished attempt; others are redone on resume. */
-const FINISHED = new Set<Attempt["status"]>(["succeeded", "agent-error", "limit-exceeded"]);
-
 /**
  * Reads a finished attempt (`succeeded`, `agent-error` or `limit-exceeded`) made for
  * `identity` (see `matchAttempt`); undefined when the record is missing, invalid, of other
@@ -96,20 +94,12 @@ export async function readFinishedAttempt(
   identity: AttemptIdentity & { datasetDigest?: string },
   options: { keepInfraErrors?: boolean } = {},
 ): Promise<Attempt | undefined> {
-  let text: string;
-  try {
-    text = await readFile(join(dir, ATTEMPT_FILES.attempt), "utf8");
-  } catch {
-    return undefined;
-  }
-  let record: Attempt;
-  try {
-    record = parseAttempt(text);
-  } catch {
-    return undefined;
-  }
+  // A missing or invalid record is an attempt that did not finish: it is redone.
+  const read = (await readAttempt(dir, { files: ["attempt"] })).attempt;
+  if (read.state !== "valid") return undefined;
+  const record = read.value;
   const kept =
-    FINISHED.has(record.status) ||
+    isFinished(record.status) ||
     (options.keepInfraErrors === true && record.status === "infra-error");
   const match = matchAttempt(record, identity);
   if (!kept || match === "stale") return undefined;

@@ -2,7 +2,13 @@ import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Dataset, loadDataset } from "@distdebug/dataset";
-import { parseAttempt, parseRunConfig, parseTrajectory, type RunConfig } from "@distdebug/schema";
+import {
+  parseAttempt,
+  parseDiagnosisScores,
+  parseRunConfig,
+  parseTrajectory,
+  type RunConfig,
+} from "@distdebug/schema";
 import {
   anthropicBody,
   exampleDatasetDir,
@@ -105,7 +111,10 @@ describe.each(cases)("a command agent in $language", ({ provider, command }) => 
     expect(record?.error).toBeUndefined();
     expect(record?.status).toBe("succeeded");
     expect(record?.sandbox.policy.network).toBe("gateway");
-    expect(record?.metrics?.blockCoverage).toBe(1);
+    const scores = parseDiagnosisScores(
+      await readFile(join(outDir, "leasekv-77/attempt-1/diagnosis_scores.json")),
+    );
+    expect(scores.metrics.blockCoverage).toBe(1);
 
     // The gateway added the key upstream; inside, the agent saw a placeholder only.
     expect(server.requests).toHaveLength(2);

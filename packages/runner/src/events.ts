@@ -1,6 +1,6 @@
 import type { AgentEvent } from "@distdebug/agents";
 import type { SandboxEvent } from "@distdebug/sandbox";
-import type { Attempt, AttemptStatus } from "@distdebug/schema";
+import type { Attempt, AttemptStatus, ScoreMetrics } from "@distdebug/schema";
 import type { WorkspaceEvent } from "@distdebug/workspace";
 
 /** A phase of one attempt, timed in `attempt.json`'s `timings`. */
@@ -31,7 +31,14 @@ export type RunEvent =
   | { type: "incident-workspace"; incidentId: string; event: WorkspaceEvent }
   | { type: "attempt-workspace"; incidentId: string; attempt: number; event: WorkspaceEvent }
   | { type: "attempt-sandbox"; incidentId: string; attempt: number; event: SandboxEvent }
-  | { type: "attempt-end"; incidentId: string; attempt: number; record: Attempt }
+  | {
+      type: "attempt-end";
+      incidentId: string;
+      attempt: number;
+      record: Attempt;
+      /** The headline metrics of its diagnosis_scores.json, when it was scored. */
+      metrics?: ScoreMetrics;
+    }
   | {
       type: "run-end";
       done: number;

@@ -5,6 +5,7 @@
  * @packageDocumentation
  * @module @distdebug/runner
  */
+export type { IncidentScorer } from "./attempt-scoring.js";
 export type { AttemptPhase, RunEvent, RunEventListener } from "./events.js";
 export { findMirror, type MirrorOptions } from "./find-mirror.js";
 export { type CheckRunInputsOptions, checkRunInputs } from "./preflight.js";
@@ -20,6 +21,7 @@ export {
   runBenchmark,
 } from "./run-benchmark.js";
 export {
+  type ScoreEvent,
   type ScoreResultsOptions,
   type ScoreResultsResult,
   scoreResults,

@@ -4,6 +4,7 @@ import { SUBMIT_SENTINEL } from "@distdebug/agents";
 import { type Dataset, loadDataset } from "@distdebug/dataset";
 import {
   parseAttempt,
+  parseDiagnosisScores,
   parseRunConfig,
   parseTrajectory,
   type RunConfigInput,
@@ -83,11 +84,13 @@ async function runOne(configValue: ReturnType<typeof config>) {
   const dir = join(outDir, "leasekv-77", "attempt-1");
   const record = result.attempts[0];
   const trajectory = parseTrajectory(await readFile(join(dir, "trajectory.json")));
+  const scores = await readFile(join(dir, "diagnosis_scores.json")).catch(() => undefined);
   return {
     record,
     trajectory,
     dir,
     attemptFile: parseAttempt(await readFile(join(dir, "attempt.json"), "utf8")),
+    metrics: scores && parseDiagnosisScores(scores).metrics,
   };
 }
 
@@ -123,12 +126,12 @@ describe.each(["openai", "anthropic"] as const)("the mini agent over %s", (provi
       replies += 1;
       return { body: body(text, 1000 + 100 * messagesOf(request).length) };
     });
-    const { record, trajectory, attemptFile } = await runOne(
+    const { record, trajectory, attemptFile, metrics } = await runOne(
       config(provider, server.url, {}, { environment: { observationChars: 2000 } }),
     );
     expect(record?.status).toBe("succeeded");
     expect(record?.sandbox.backend).toBe("bubblewrap");
-    expect(record?.metrics?.blockCoverage).toBe(1);
+    expect(metrics?.blockCoverage).toBe(1);
     expect(attemptFile.usage).toEqual(trajectory.usage);
 
     // Every step: 5 model calls, 4 commands, the format error answered, observations cut.
@@ -187,12 +190,14 @@ describe.each(["openai", "anthropic"] as const)("the mini agent over %s", (provi
 describe("the mini agent's limits", () => {
   it("ends at the step limit with limit-exceeded", async () => {
     server = await startFakeModelServer(() => ({ body: openAiBody(bash("ls")) }));
-    const { record, trajectory } = await runOne(config("openai", server.url, { stepLimit: 3 }));
+    const { record, trajectory, metrics } = await runOne(
+      config("openai", server.url, { stepLimit: 3 }),
+    );
     expect(record?.status).toBe("limit-exceeded");
     expect(record?.error?.message).toMatch(/step limit of 3/);
     expect(trajectory.steps.filter((step) => step.type === "model-call")).toHaveLength(3);
     expect(trajectory.extra?.limit).toBe("step");
-    expect(record?.metrics?.blockCoverage ?? 0).toBe(0);
+    expect(metrics?.blockCoverage).toBe(0);
   });
 
   it("ends at the cost limit with limit-exceeded", async () => {
@@ -235,11 +240,11 @@ describe("the mini agent's limits", () => {
     server = await startFakeModelServer(() => ({
       body: openAiBody(script[replies++] ?? bash("true")),
     }));
-    const { record, trajectory } = await runOne(config("openai", server.url));
+    const { record, trajectory, metrics } = await runOne(config("openai", server.url));
     expect(record?.status).toBe("agent-error");
     expect(record?.error?.message).toBe("/output/trajectory.json: is a directory, not a file");
     expect(trajectory.agent.name).toBe("mini");
-    expect(record?.metrics?.blockCoverage ?? 0).toBe(0);
+    expect(metrics?.blockCoverage).toBe(0);
   });
 
   it("ends with agent-error when the model keeps failing", async () => {

@@ -5,24 +5,14 @@ import {
   loadGold,
   openIncidentRepository,
 } from "@distdebug/dataset";
-import {
-  createDirectoryScorer,
-  type DirectoryScorer,
-  scoreMissingDiagnosis,
-} from "@distdebug/evaluator";
-import {
-  type Diagnosis,
-  type DiagnosisScores,
-  DistDebugError,
-  type Gold,
-  type Trajectory,
-} from "@distdebug/schema";
+import type { Gold } from "@distdebug/schema";
 import { checkLeakage, prepareWorkspace, type WorkspaceEvent } from "@distdebug/workspace";
+import { createIncidentScorer, type IncidentScorer } from "./attempt-scoring.js";
 import { findMirror, type MirrorOptions } from "./find-mirror.js";
 
 /**
  * One incident made ready for its attempts, once: its repository built into the cache, its
- * gold and needles, the agent's task view and a scorer over the pristine buggy tree.
+ * gold and needles, the agent's task view and a scorer over the pristine buggy revision.
  */
 export interface PreparedIncident {
   readonly incident: DatasetIncident;
@@ -41,16 +31,11 @@ export interface PreparedIncident {
   /** Leak findings in a prepared workspace, as one line each; empty when clean. */
   checkLeakage(dir: string): Promise<string[]>;
   /**
-   * Scores a diagnosis (undefined: none valid) against the gold, in a worker thread within the
-   * scoring deadline; undefined when not scorable. With the attempt's trajectory (null: it has
-   * none) the scores carry the search path.
+   * Scores the incident's attempts on the pristine buggy revision read from the object store
+   * (see `scoreAttemptFolder`); undefined for incidents without labels.
    */
-  score(
-    diagnosis: Diagnosis | undefined,
-    incidentId: string,
-    trajectory?: Trajectory | null,
-  ): Promise<DiagnosisScores | undefined>;
-  /** Stops the scorer's worker thread (it also stops by itself after a minute idle). */
+  readonly scorer: IncidentScorer | undefined;
+  /** Stops the scorer (its object reader; the worker also stops by itself after a minute idle). */
   close(): Promise<void>;
 }
 
@@ -66,7 +51,7 @@ export interface PrepareIncidentOptions {
 }
 
 /** The local mirror of a remote incident's repository, if `mirrors` has one. */
-async function mirrorOf(
+export async function mirrorOf(
   incident: DatasetIncident,
   mirrors: MirrorOptions | undefined,
 ): Promise<string | undefined> {
@@ -77,8 +62,8 @@ async function mirrorOf(
 /**
  * Prepares an incident for its attempts (see {@link PreparedIncident}). A repository stored
  * as data is built offline; a remote one (the catalog) is read from its local mirror in
- * `mirrors`, else cloned once into the cache, which needs network. Scoring always reads the
- * base workspace in the cache, never an agent's possibly edited copy.
+ * `mirrors`, else cloned once into the cache, which needs network. Scoring reads the buggy
+ * revision from the repository's object store, never an agent's possibly edited copy.
  */
 export async function prepareIncident(options: PrepareIncidentOptions): Promise<PreparedIncident> {
   const { incident, cacheDir } = options;
@@ -91,13 +76,12 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
   const gold = await loadGold(incident);
   const task = await incidentTask(incident);
   const needles = gold?.needles ?? [];
-  let baseDir: string | undefined;
   const materialize = async (
     dir: string,
     signal?: AbortSignal,
     onEvent?: (event: WorkspaceEvent) => void,
   ) => {
-    const result = await prepareWorkspace({
+    await prepareWorkspace({
       source: repository.gitdir,
       commit: repository.buggyCommit,
       dir,
@@ -106,9 +90,10 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
       ...(signal ? { signal } : {}),
       ...(onEvent ? { onEvent } : {}),
     });
-    baseDir ??= result.baseDir ?? dir;
   };
-  let scorer: DirectoryScorer | undefined;
+  const scorer = gold
+    ? createIncidentScorer({ incident, gold, repository: async () => repository })
+    : undefined;
   return {
     incident,
     task,
@@ -124,28 +109,7 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
         (finding) => `${finding.kind} in ${finding.file}${finding.line ? `:${finding.line}` : ""}`,
       );
     },
-    async score(diagnosis, incidentId, trajectory) {
-      if (!gold) return undefined;
-      const missingReason = "no valid diagnosis";
-      // Without a trajectory (or a workspace to read the gold's text from) nothing needs the tree.
-      if (!diagnosis && (trajectory === undefined || !baseDir))
-        return scoreMissingDiagnosis({ gold, reason: missingReason });
-      if (!baseDir)
-        throw new DistDebugError({
-          code: "INTERNAL",
-          message: `${incidentId}: score() was called before prepare() made the workspace; call prepare() first`,
-          data: { incidentId },
-        });
-      // In a worker thread with a deadline: scoring never holds up the event loop that serves
-      // running attempts, and a diagnosis that outlasts the deadline scores as invalid.
-      scorer ??= createDirectoryScorer({ root: baseDir });
-      return scorer.score({
-        diagnosis,
-        gold,
-        ...(trajectory === undefined ? {} : { trajectory }),
-        ...(diagnosis ? {} : { missingReason }),
-      });
-    },
+    scorer,
     async close() {
       await scorer?.close();
     },

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Agent, AgentOutcome } from "@distdebug/agents";
 import { type DatasetIncident, opaqueTaskId, writeAgentTaskFolder } from "@distdebug/dataset";
-import { ATTEMPT_FILES, attemptPath, stageAttemptFolder } from "@distdebug/results";
+import { ATTEMPT_FILES, attemptPath, isFinished, stageAttemptFolder } from "@distdebug/results";
 import {
   type AttemptLimitHit,
   type AttemptSandbox,
@@ -14,7 +14,6 @@ import {
   type AttemptStatus,
   checkJsonText,
   type Diagnosis,
-  type DiagnosisScores,
   DistDebugError,
   emptyUsage,
   errorHeadline,
@@ -29,13 +28,14 @@ import {
   readFileChecked,
   type SandboxPolicy,
   SandboxPolicy as SandboxPolicySchema,
+  type ScoreMetrics,
   serialize,
   sha256Hex,
   type Trajectory,
   type TrajectoryExitStatus,
   type Usage,
 } from "@distdebug/schema";
-import { readAttemptTrajectory } from "./attempt-trajectory.js";
+import { type IncidentScorer, scoreAttemptFolder } from "./attempt-scoring.js";
 import type { AttemptPhase, RunEventListener } from "./events.js";
 import type { PreparedIncident } from "./prepared-incident.js";
 import { workDirPrefix } from "./work-dirs.js";
@@ -410,24 +410,35 @@ async function collectTrajectory(
 }
 
 /**
- * Scores a finished attempt (a failed one scores 0 whatever it wrote, STATS.md). Scoring the
- * agent's diagnosis is handling its output (a failure is the agent's, and it scores 0); scoring
- * no diagnosis is the harness's own work (a failure is an infra error).
+ * Scores a finished attempt from its staged files with the one scoring path of `score` and
+ * `verify` ({@link scoreAttemptFolder}; a failed one scores 0 whatever it wrote, STATS.md).
+ * Scoring the agent's diagnosis is handling its output: a failure, or a diagnosis that outlasts
+ * the scoring deadline, is the agent's (`agent-error`), and the attempt is scored again
+ * without it, as `score` scores it later. Scoring no diagnosis is the harness's own work (a
+ * failure is an infra error). Returns the metrics for the attempt's end event.
  */
 async function scoreAttempt(
   run: AttemptRun,
-  prepared: PreparedIncident,
-): Promise<Attempt["metrics"]> {
+  scorer: IncidentScorer,
+): Promise<ScoreMetrics | undefined> {
   const { state } = run;
   run.phase("scoring");
+  const scoring = () =>
+    scoreAttemptFolder({
+      dir: run.folder.dir,
+      status: state.status,
+      scorer,
+      label: attemptPath(run.incidentId, run.attempt),
+    });
   try {
-    const scores = await scoresOf(run, prepared);
-    if (!scores) return undefined;
-    await run.writeOutput(ATTEMPT_FILES.scores, serialize(scores));
-    // Only a diagnosis makes scoring slow: past the deadline it is the agent's error.
-    const deadline = scores.warnings.find((w) => w.code === "scoring-deadline-exceeded");
+    let scored = state.status === "succeeded" ? await agentOutput(run, scoring) : await scoring();
+    const deadline =
+      scored !== AGENT_FAULT &&
+      scored.scores.warnings.find((w) => w.code === "scoring-deadline-exceeded");
     if (deadline) fail(state, "agent-error", { code: "AGENT_ERROR", message: deadline.message });
-    return scores.metrics;
+    if (scored === AGENT_FAULT || deadline) scored = await scoring();
+    await run.folder.write(ATTEMPT_FILES.scores, scored.text);
+    return scored.scores.metrics;
   } catch (caught) {
     state.status = "infra-error";
     state.error = errorOf(caught);
@@ -435,23 +446,6 @@ async function scoreAttempt(
   } finally {
     run.endPhase("scoring");
   }
-}
-
-/** The scores of the agent's diagnosis if it has one that scores, else those of none. */
-async function scoresOf(
-  run: AttemptRun,
-  prepared: PreparedIncident,
-): Promise<DiagnosisScores | undefined> {
-  const diagnosis = run.state.status === "succeeded" ? run.state.diagnosis : undefined;
-  // The trajectory as written (secrets redacted), as `score` reads it later: the two agree.
-  const trajectory = await readAttemptTrajectory(run.folder.dir);
-  if (diagnosis) {
-    const scores = await agentOutput(run, () =>
-      prepared.score(diagnosis, run.incidentId, trajectory),
-    );
-    if (scores !== AGENT_FAULT) return scores;
-  }
-  return prepared.score(undefined, run.incidentId, trajectory);
 }
 
 /** A failure of the attempt's steps: interrupted, the disk or memory budget, or the harness's fault. */
@@ -508,13 +502,8 @@ function attemptRun(
   };
 }
 
-/** `attempt.json`, from the attempt's state. */
-function attemptRecord(
-  run: AttemptRun,
-  startedAt: Date,
-  metrics: Attempt["metrics"],
-  backend: string,
-): Attempt {
+/** `attempt.json`, from the attempt's state (no metrics: they live in diagnosis_scores.json). */
+function attemptRecord(run: AttemptRun, startedAt: Date, backend: string): Attempt {
   const { state } = run;
   const endedAt = new Date();
   return {
@@ -532,7 +521,6 @@ function attemptRecord(
     inputHash: run.options.inputHash,
     incidentDigest: run.options.incident.digest,
     outputs: state.outputs,
-    ...(metrics ? { metrics } : {}),
     sandbox: {
       backend,
       policy: run.resources.policy,
@@ -578,15 +566,17 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
   } catch (caught) {
     await classifyFailure(run, caught);
   }
-  const scorable = run.state.status !== "infra-error" && run.state.status !== "interrupted";
-  const metrics = prepared && scorable ? await scoreAttempt(run, prepared) : undefined;
+  const metrics =
+    prepared?.scorer && isFinished(run.state.status)
+      ? await scoreAttempt(run, prepared.scorer)
+      : undefined;
   // The record the run returns and reports is the one written: its secrets redacted (an error
   // message can quote what a failing program printed).
   const record = parseAttempt(
     Buffer.from(
       await folder.write(
         ATTEMPT_FILES.attempt,
-        serialize(attemptRecord(run, startedAt, metrics, policy.backend)),
+        serialize(attemptRecord(run, startedAt, policy.backend)),
       ),
     ),
     { source: attemptPath(incident.id, attempt, ATTEMPT_FILES.attempt) },
@@ -595,6 +585,12 @@ export async function runAttempt(options: RunAttemptOptions): Promise<Attempt> {
   await folder.commit();
   await resources.release();
   await rm(work, { recursive: true, force: true }).catch(() => {});
-  run.emit({ type: "attempt-end", incidentId: incident.id, attempt, record });
+  run.emit({
+    type: "attempt-end",
+    incidentId: incident.id,
+    attempt,
+    record,
+    ...(metrics ? { metrics } : {}),
+  });
   return record;
 }

@@ -87,7 +87,10 @@ describe("runBenchmark", () => {
         const scores = parseDiagnosisScores(
           await readFile(join(dir, "diagnosis_scores.json"), "utf8"),
         );
-        expect(record.metrics).toEqual(scores.metrics);
+        // The metrics live in diagnosis_scores.json only: attempt.json keeps no copy to go stale.
+        expect(record.metrics).toBeUndefined();
+        expect(record.outputs).not.toHaveProperty("diagnosis_scores.json");
+        expect(scores.inputHash).toMatch(/^[0-9a-f]{64}$/);
         expect(record.sandbox.backend).toBe("bubblewrap");
         expect(Object.keys(record.timings).sort()).toEqual([
           "agent",
@@ -237,7 +240,10 @@ describe("runBenchmark", () => {
       status: "agent-error",
       error: { code: "INVALID_FILE" },
     });
-    expect(invalid.attempts[0]?.metrics?.blockCoverage).toBe(0);
+    const invalidScores = parseDiagnosisScores(
+      await readFile(join(outDir, incidents[0]!.id, "attempt-1/diagnosis_scores.json")),
+    );
+    expect(invalidScores.metrics.blockCoverage).toBe(0);
     const silent = await runBenchmark({
       config: config("invalid"),
       dataset,
@@ -281,10 +287,13 @@ describe("runBenchmark", () => {
       cacheDir,
       attempts: 1,
     });
-    const first = await scoreResults({ outDir, cacheDir });
+    // Scored again from scratch, the run's own scores come out byte for byte.
+    const first = await scoreResults({ outDir, cacheDir, rescore: true });
+    expect(first.rescored).toBe(2);
     expect(first.changed).toBe(0);
     const summaryText = await readFile(join(outDir, "summary.json"), "utf8");
     const second = await scoreResults({ outDir, cacheDir });
+    expect(second.reused).toBe(2);
     expect(second.changed).toBe(0);
     expect(await readFile(join(outDir, "summary.json"), "utf8")).toBe(summaryText);
     expect(first.summary.counts.incidents).toBe(2);

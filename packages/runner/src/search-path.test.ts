@@ -96,7 +96,9 @@ describe("the search path of a scripted mini agent run", () => {
       cacheDir,
       resamples: 200,
       write: false,
+      rescore: true,
     });
+    expect(rescored.rescored).toBe(1);
     expect(rescored.changed).toBe(0);
     const search = rescored.summary.search;
     expect(search?.shares["shown-not-named"].mean).toBe(0.5);

@@ -91,9 +91,16 @@ export const Attempt = z.strictObject({
    * whole dataset's digest).
    */
   incidentDigest: Sha256.optional(),
-  /** sha256 of each output file of the attempt folder. */
+  /**
+   * sha256 of each file the agent produced, as written (`diagnosis.json`, `trajectory.json`,
+   * `trajectory.invalid.json`): `package` and `verify` check them. Attempts of earlier releases
+   * also hash `diagnosis_scores.json`, which `score` rewrites: readers ignore that entry.
+   */
   outputs: z.record(z.string(), Sha256).default({}),
-  /** Headline metrics copied from diagnosis_scores.json, for quick reading. */
+  /**
+   * @deprecated Written by earlier releases: a copy of diagnosis_scores.json's metrics, stale once
+   * `score` rescored the attempt. Still accepted; nothing reads it (read diagnosis_scores.json).
+   */
   metrics: ScoreMetrics.optional(),
   sandbox: z.strictObject({
     backend: z.string(),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { formatTag, LineNumber } from "./common.js";
+import { formatTag, LineNumber, Sha256 } from "./common.js";
 import { SearchPath } from "./search-path.js";
 
 const Share = z.number().min(0).max(1);
@@ -181,6 +181,13 @@ export const DiagnosisScores = z.strictObject({
     evaluator: z.string(),
     grammars: z.record(z.string(), z.string()),
   }),
+  /**
+   * sha256 of everything these scores depend on: the diagnosis and trajectory bytes scored,
+   * the gold labels, the incident (its buggy revision), the evaluator version, grammars and
+   * parameters. `distdebug score` reuses the file while this matches and rescores otherwise.
+   * Absent in scores of a diagnosis scored alone (`distdebug evaluate`) and in files of earlier releases.
+   */
+  inputHash: Sha256.optional(),
 });
 /** `diagnosis_scores.json`. */
 export type DiagnosisScores = z.infer<typeof DiagnosisScores>;

@@ -1,11 +1,16 @@
 import { join, resolve } from "node:path";
 import {
   ATTEMPT_FILES,
+  type AttemptFileName,
+  type AttemptFiles,
   attemptDir,
+  attemptFileProblem,
   attemptPath,
+  isFinished,
   listAttemptFolders,
   matchAttempt,
   RESULTS_FILES,
+  readAttempt,
   readRunInfo,
   readSummary,
   summaryPath,
@@ -16,15 +21,11 @@ import {
   emptyUsage,
   errorMessage,
   type LeakFinding,
-  parseAttempt,
-  parseDiagnosis,
-  parseDiagnosisScores,
-  parseTrajectory,
   type RunInfo,
-  readFileIfExists,
   type SubmissionManifest,
   serialize,
   sha256Hex,
+  type Usage,
   writeFileAtomic,
 } from "@distdebug/schema";
 import { outputHashProblems } from "./consistency.js";
@@ -113,12 +114,190 @@ function staleProblem(run: RunInfo, record: Attempt, shown: string): string | un
  * Completeness against a dataset is asked for with `incidents` (the CLI's `--dataset`) and is
  * always checked by `verify --dataset`.
  */
-async function defaultIncidents(_run: RunInfo, dir: string): Promise<string[]> {
-  return incidentFolders(dir);
-}
-
 async function incidentFolders(dir: string): Promise<string[]> {
   return [...new Set((await listAttemptFolders(dir)).map((folder) => folder.incidentId))];
+}
+
+/** What packaging collects from the results folder before it writes anything. */
+interface Package {
+  options: PackageResultsOptions;
+  dir: string;
+  run: RunInfo;
+  incidents: string[];
+  attemptsPerIncident: number;
+  problems: string[];
+  findings: LeakFinding[];
+  /** The files of the archive (but the manifest). */
+  files: TarEntry[];
+  /** Every attempt file read, valid or not, for the hash check against attempt.json. */
+  attemptBytes: Map<string, Uint8Array>;
+  usage: Usage;
+  attempts: number;
+  failed: number;
+  scanned: number;
+}
+
+/** run.json and summary.json (a missing or invalid summary is a problem). */
+async function readPackage(options: PackageResultsOptions): Promise<Package> {
+  const dir = resolve(options.resultsDir);
+  const runFile = await readRunInfo(options.resultsDir, { required: true });
+  const run = runFile.value;
+  const pack: Package = {
+    options,
+    dir,
+    run,
+    incidents: options.incidents ? [...options.incidents] : await incidentFolders(dir),
+    attemptsPerIncident: options.attempts ?? run.config.run.attempts,
+    problems: [],
+    findings: [],
+    files: [{ path: RESULTS_FILES.run, data: runFile.bytes }],
+    attemptBytes: new Map(),
+    usage: emptyUsage(),
+    attempts: 0,
+    failed: 0,
+    scanned: 0,
+  };
+  try {
+    const summary = await readSummary(options.resultsDir);
+    if (summary) pack.files.push({ path: RESULTS_FILES.summary, data: summary.bytes });
+    else
+      pack.problems.push(
+        `${summaryPath(options.resultsDir)}: missing; run distdebug score ${options.resultsDir} first`,
+      );
+  } catch (error) {
+    pack.problems.push(oneLine(error));
+  }
+  return pack;
+}
+
+/** One attempt folder as read for the package, with where it is. */
+interface PackagedAttempt {
+  incidentId: string;
+  attempt: number;
+  /** How messages name the folder: under the results folder as given. */
+  shown: string;
+  folder: AttemptFiles;
+}
+
+/**
+ * Takes one file of an attempt into the package: its bytes for the hash check, the file when
+ * it is valid, a problem when it is invalid, or missing and `required`.
+ */
+function takeFile<N extends AttemptFileName>(
+  pack: Package,
+  read: PackagedAttempt,
+  name: N,
+  required: boolean,
+): AttemptFiles[N] {
+  const file = read.folder[name];
+  const path = attemptPath(read.incidentId, read.attempt, ATTEMPT_FILES[name]);
+  if (file.state !== "missing" && file.bytes) pack.attemptBytes.set(path, file.bytes);
+  if (file.state === "valid") pack.files.push({ path, data: file.bytes });
+  else if (file.state === "invalid" || required) {
+    const problem = attemptFileProblem(file);
+    if (problem) pack.problems.push(problem);
+  }
+  return file;
+}
+
+/** The record's own problems: made for another run, or an attempt to run again. */
+function recordProblems(pack: Package, record: Attempt, shown: string): void {
+  const path = join(shown, ATTEMPT_FILES.attempt);
+  const stale = staleProblem(pack.run, record, path);
+  if (stale) pack.problems.push(stale);
+  if (!isFinished(record.status))
+    pack.problems.push(
+      `${path}: the attempt ended ${record.status}; run it again (distdebug run resumes it)`,
+    );
+  pack.attempts += 1;
+  if (isFinished(record.status) && record.status !== "succeeded") pack.failed += 1;
+  pack.usage = addUsage(pack.usage, record.usage);
+}
+
+/**
+ * Checks one attempt folder: every file re-validated (a failed attempt may lack the
+ * diagnosis), its record made for this run and finished, its trajectory scanned for leaks.
+ */
+async function checkAttempt(pack: Package, incidentId: string, attempt: number): Promise<void> {
+  const shown = join(pack.options.resultsDir, attemptPath(incidentId, attempt));
+  const before = { problems: pack.problems.length, findings: pack.findings.length };
+  const folder = await readAttempt(attemptDir(pack.dir, incidentId, attempt), { label: shown });
+  const read: PackagedAttempt = { incidentId, attempt, shown, folder };
+  const record = takeFile(pack, read, "attempt", true);
+  if (record.state === "valid") recordProblems(pack, record.value, shown);
+  const trajectory = takeFile(pack, read, "trajectory", true);
+  const succeeded = record.state !== "valid" || record.value.status === "succeeded";
+  takeFile(pack, read, "diagnosis", succeeded);
+  takeFile(pack, read, "scores", false);
+  if (trajectory.state === "valid") {
+    pack.scanned += 1;
+    pack.findings.push(...scanTrajectory(trajectory.value, { incidentId, attempt }));
+  }
+  pack.options.onEvent?.({
+    type: "attempt-check",
+    incidentId,
+    attempt,
+    problems: pack.problems.length - before.problems,
+    findings: pack.findings.length - before.findings,
+  });
+}
+
+/**
+ * The manifest: the model and the harness from the config (and `harness`) only, never from a
+ * trajectory (the agent's own file names whatever it wrote); counts, usage, the leakage scan
+ * and the sha256 of every file.
+ */
+function manifestOf(pack: Package): SubmissionManifest {
+  const { run, options, files } = pack;
+  const model = run.config.model
+    ? { provider: run.config.model.provider, name: run.config.model.name }
+    : { name: "none" };
+  return {
+    format: "distdebug.submission/1",
+    createdAt: (options.now ?? new Date()).toISOString(),
+    name: run.name,
+    model,
+    harness: {
+      name: options.harness?.name ?? run.config.agent.type,
+      version: options.harness?.version ?? run.harness.version,
+      distdebug: run.harness.version,
+    },
+    dataset: { name: run.dataset.name, version: run.dataset.version, digest: run.dataset.digest },
+    settings: run.config as unknown as Record<string, unknown>,
+    usage: pack.usage,
+    counts: {
+      incidents: pack.incidents.length,
+      attempts: pack.attempts,
+      attemptsPerIncident: pack.attemptsPerIncident,
+      failedAttempts: pack.failed,
+    },
+    leakage: { scanned: pack.scanned, findings: pack.findings },
+    files: files.map((file) => ({
+      path: file.path,
+      sha256: sha256Hex(file.data),
+      bytes: file.data.length,
+    })),
+  };
+}
+
+/** Writes the archive: the manifest first, then the files in path order. */
+async function writeArchive(pack: Package): Promise<PackageResultsResult> {
+  const { options, dir, run, files } = pack;
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const manifest = manifestOf(pack);
+  const archive = resolve(options.outFile ?? join(dir, "..", `${run.name}.submission.tar.gz`));
+  const bytes = writeTarGz([
+    { path: MANIFEST_FILE, data: Buffer.from(serialize(manifest)) },
+    ...files,
+  ]);
+  await writeFileAtomic(archive, bytes);
+  options.onEvent?.({
+    type: "archive-write",
+    path: archive,
+    bytes: bytes.length,
+    files: files.length + 1,
+  });
+  return { ok: true, archive, manifest, problems: pack.problems, findings: pack.findings };
 }
 
 /**
@@ -141,129 +320,17 @@ async function incidentFolders(dir: string): Promise<string[]> {
 export async function packageResults(
   options: PackageResultsOptions,
 ): Promise<PackageResultsResult> {
-  const dir = resolve(options.resultsDir);
-  const runFile = await readRunInfo(options.resultsDir, { required: true });
-  const run: RunInfo = runFile.value;
-  const attemptsPerIncident = options.attempts ?? run.config.run.attempts;
-  const incidents = options.incidents ? [...options.incidents] : await defaultIncidents(run, dir);
-  const problems: string[] = [];
-  const findings: LeakFinding[] = [];
-  const files: TarEntry[] = [{ path: RESULTS_FILES.run, data: runFile.bytes }];
-  /** Every attempt file read, valid or not, for the hash check against attempt.json. */
-  const attemptBytes = new Map<string, Uint8Array>();
-  try {
-    const summary = await readSummary(options.resultsDir);
-    if (summary) files.push({ path: RESULTS_FILES.summary, data: summary.bytes });
-    else
-      problems.push(
-        `${summaryPath(options.resultsDir)}: missing; run distdebug score ${options.resultsDir} first`,
-      );
-  } catch (error) {
-    problems.push(oneLine(error));
-  }
-  let usage = emptyUsage();
-  let attempts = 0;
-  let failed = 0;
-  let scanned = 0;
-  for (const incidentId of incidents) {
-    for (let attempt = 1; attempt <= attemptsPerIncident; attempt++) {
+  const pack = await readPackage(options);
+  for (const incidentId of pack.incidents)
+    for (let attempt = 1; attempt <= pack.attemptsPerIncident; attempt++) {
       options.signal?.throwIfAborted();
-      const folder = attemptDir(dir, incidentId, attempt);
-      const shown = join(options.resultsDir, attemptPath(incidentId, attempt));
-      const before = { problems: problems.length, findings: findings.length };
-      const read = async <T>(
-        name: string,
-        parse: (bytes: Buffer, o: { source: string }) => T,
-        required: boolean,
-      ) => {
-        const bytes = await readFileIfExists(join(folder, name));
-        if (bytes === undefined) {
-          if (required) problems.push(`${join(shown, name)}: missing`);
-          return undefined;
-        }
-        attemptBytes.set(attemptPath(incidentId, attempt, name), bytes);
-        try {
-          const value = parse(bytes, { source: join(shown, name) });
-          files.push({ path: attemptPath(incidentId, attempt, name), data: bytes });
-          return value;
-        } catch (error) {
-          problems.push(oneLine(error));
-          return undefined;
-        }
-      };
-      const record: Attempt | undefined = await read(ATTEMPT_FILES.attempt, parseAttempt, true);
-      const stale = record && staleProblem(run, record, join(shown, ATTEMPT_FILES.attempt));
-      if (stale) problems.push(stale);
-      if (record && (record.status === "infra-error" || record.status === "interrupted"))
-        problems.push(
-          `${join(shown, ATTEMPT_FILES.attempt)}: the attempt ended ${record.status}; run it again (distdebug run resumes it)`,
-        );
-      const trajectory = await read(ATTEMPT_FILES.trajectory, parseTrajectory, true);
-      await read(
-        ATTEMPT_FILES.diagnosis,
-        parseDiagnosis,
-        record?.status === "succeeded" || record === undefined,
-      );
-      await read(ATTEMPT_FILES.scores, parseDiagnosisScores, false);
-      if (record) {
-        attempts += 1;
-        if (record.status === "agent-error" || record.status === "limit-exceeded") failed += 1;
-        usage = addUsage(usage, record.usage);
-      }
-      if (trajectory) {
-        scanned += 1;
-        findings.push(...scanTrajectory(trajectory, { incidentId, attempt }));
-      }
-      options.onEvent?.({
-        type: "attempt-check",
-        incidentId,
-        attempt,
-        problems: problems.length - before.problems,
-        findings: findings.length - before.findings,
-      });
+      await checkAttempt(pack, incidentId, attempt);
     }
-  }
-  problems.push(...outputHashProblems(attemptBytes).map((line) => `${options.resultsDir}/${line}`));
+  const { problems, findings } = pack;
+  problems.push(
+    ...outputHashProblems(pack.attemptBytes).map((line) => `${options.resultsDir}/${line}`),
+  );
   const ok = problems.length === 0 && (findings.length === 0 || options.allowLeaks === true);
   if (!ok) return { ok, problems, findings };
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  // The model and the harness come from the config (and --harness) only: a trajectory is the
-  // agent's own file and names whatever the agent wrote.
-  const model = run.config.model
-    ? { provider: run.config.model.provider, name: run.config.model.name }
-    : { name: "none" };
-  const manifest: SubmissionManifest = {
-    format: "distdebug.submission/1",
-    createdAt: (options.now ?? new Date()).toISOString(),
-    name: run.name,
-    model,
-    harness: {
-      name: options.harness?.name ?? run.config.agent.type,
-      version: options.harness?.version ?? run.harness.version,
-      distdebug: run.harness.version,
-    },
-    dataset: { name: run.dataset.name, version: run.dataset.version, digest: run.dataset.digest },
-    settings: run.config as unknown as Record<string, unknown>,
-    usage,
-    counts: { incidents: incidents.length, attempts, attemptsPerIncident, failedAttempts: failed },
-    leakage: { scanned, findings },
-    files: files.map((file) => ({
-      path: file.path,
-      sha256: sha256Hex(file.data),
-      bytes: file.data.length,
-    })),
-  };
-  const archive = resolve(options.outFile ?? join(dir, "..", `${run.name}.submission.tar.gz`));
-  const bytes = writeTarGz([
-    { path: MANIFEST_FILE, data: Buffer.from(serialize(manifest)) },
-    ...files,
-  ]);
-  await writeFileAtomic(archive, bytes);
-  options.onEvent?.({
-    type: "archive-write",
-    path: archive,
-    bytes: bytes.length,
-    files: files.length + 1,
-  });
-  return { ok, archive, manifest, problems, findings };
+  return writeArchive(pack);
 }

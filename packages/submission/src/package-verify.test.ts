@@ -81,6 +81,26 @@ describe("packageResults and verifySubmission", () => {
     );
   });
 
+  it("verifies a folder of an earlier release: scores without inputHash, metrics in attempt.json", async () => {
+    const copy = join(await testdir(), "baseline");
+    await cp(resultsDir, copy, { recursive: true });
+    for (const attempt of [1, 2]) {
+      const dir = join(copy, `zklite-142/attempt-${attempt}`);
+      const scores = JSON.parse(await readFile(join(dir, "diagnosis_scores.json"), "utf8"));
+      delete scores.inputHash;
+      await writeFile(join(dir, "diagnosis_scores.json"), serialize(scores));
+      const record = JSON.parse(await readFile(join(dir, "attempt.json"), "utf8"));
+      record.metrics = scores.metrics;
+      record.outputs["diagnosis_scores.json"] = sha256Hex(serialize(scores));
+      await writeFile(join(dir, "attempt.json"), serialize(record));
+    }
+    const archive = join(await testdir(), "earlier.tar.gz");
+    expect((await packageResults({ resultsDir: copy, outFile: archive })).problems).toEqual([]);
+    const verified = await verifySubmission({ archive, dataset, cacheDir });
+    expect(verified.differences).toEqual([]);
+    expect(verified.ok).toBe(true);
+  });
+
   it("flags a trajectory that ran git log --all and writes no archive", async () => {
     const copy = join(await testdir(), "baseline");
     await cp(resultsDir, copy, { recursive: true });

@@ -1,22 +1,10 @@
-import { ATTEMPT_FILES, parseAttemptPath, RESULTS_FILES } from "@distdebug/results";
-import {
-  DEFAULT_MAX_FILE_BYTES,
-  MAX_DIAGNOSIS_BYTES,
-  MAX_TRAJECTORY_BYTES,
-} from "@distdebug/schema";
+import { ATTEMPT_FILE_LIMITS, parseAttemptPath, RESULTS_FILES } from "@distdebug/results";
+import { DEFAULT_MAX_FILE_BYTES } from "@distdebug/schema";
 import type { ArchiveLayout } from "./internal/tar-reader.js";
 import { MANIFEST_FILE } from "./package-results.js";
 
 /** An incident id as the dataset schema allows it. */
 const INCIDENT_ID = /^[a-z0-9][a-z0-9._-]*$/;
-
-/** Size limits of the files of an attempt folder: the runner's (diagnosis 1 MiB, trajectory 32 MiB). */
-const ATTEMPT_FILE_LIMITS: Record<string, number> = {
-  [ATTEMPT_FILES.diagnosis]: MAX_DIAGNOSIS_BYTES,
-  [ATTEMPT_FILES.trajectory]: MAX_TRAJECTORY_BYTES,
-  [ATTEMPT_FILES.attempt]: DEFAULT_MAX_FILE_BYTES,
-  [ATTEMPT_FILES.scores]: DEFAULT_MAX_FILE_BYTES,
-};
 
 const TOP_FILES = new Set<string>([MANIFEST_FILE, RESULTS_FILES.run, RESULTS_FILES.summary]);
 

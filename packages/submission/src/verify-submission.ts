@@ -18,6 +18,7 @@ import {
   type RunInfo,
   type SubmissionManifest,
   type Summary,
+  serialize,
   sha256Hex,
   writeFileAtomic,
 } from "@distdebug/schema";
@@ -25,7 +26,7 @@ import { expectedSubmission, outputHashProblems, submissionProblems } from "./co
 import { scanTrajectory } from "./leakage-scan.js";
 import { MANIFEST_FILE } from "./package-results.js";
 import { SUBMISSION_LAYOUT } from "./submission-layout.js";
-import { readTarGzFile } from "./tar.js";
+import { readTarGzFile, type TarEntry } from "./tar.js";
 
 /** A file of the archive that does not match its manifest. */
 export interface ChecksumProblem {
@@ -129,44 +130,12 @@ function readArchiveRun(archive: string, byPath: ReadonlyMap<string, Uint8Array>
   return parseRunInfo(bytes, { source: `${archive}:${RESULTS_FILES.run}` });
 }
 
-/** The dataset to rescore against: the one given, else the run's folder if it is here. */
-async function rescoringDataset(
-  options: VerifySubmissionOptions,
-  run: RunInfo,
-  manifest: SubmissionManifest,
-): Promise<Dataset> {
-  if (options.dataset) return options.dataset;
-  const path = run.dataset.path;
-  if (!path || !existsSync(path))
-    throw new DistDebugError({
-      code: "INVALID_ARGUMENT",
-      message: `${options.archive}: rescoring needs the benchmark dataset (${manifest.dataset.name} ${manifest.dataset.version}); the run's dataset folder ${path ?? "(none)"} is not on this machine, so pass it (distdebug verify --dataset <dir>)`,
-    });
-  return loadDataset(path);
-}
-
-/**
- * Verifies a submission archive from the archive alone: every file's sha256 and size against
- * `manifest.json` (a changed, missing or unlisted file is named), every diagnosis and
- * trajectory against the sha256 its `attempt.json` recorded when it ran, completeness (every
- * scorable incident of the dataset, the run config's `run.attempts` attempts each; never the
- * manifest's own counts) when rescoring, every file re-validated,
- * the trajectories re-scanned for leaks, and (by default) every attempt rescored against the
- * benchmark's gold with `scoreResults` on the extracted folder, reporting each packaged score
- * (`diagnosis_scores.json`, `summary.json`) the rescoring does not reproduce. Rescoring uses
- * the summary's own bootstrap seed and resamples.
- *
- * @throws DistDebugError `INVALID_ARCHIVE` for an unreadable archive, `INVALID_FILE` for a
- * missing or invalid manifest.
- * @example
- * ```ts
- * const result = await verifySubmission({ archive: "submission.tar.gz" });
- * for (const problem of result.checksums) console.error(problem.path, problem.problem);
- * ```
- */
-export async function verifySubmission(
-  options: VerifySubmissionOptions,
-): Promise<VerifySubmissionResult> {
+/** The manifest of an archive read with the submission layout, and its files by path. */
+async function readArchive(options: VerifySubmissionOptions): Promise<{
+  entries: TarEntry[];
+  byPath: Map<string, Uint8Array>;
+  manifest: SubmissionManifest;
+}> {
   const entries = await readTarGzFile(options.archive, {
     layout: SUBMISSION_LAYOUT,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -181,6 +150,15 @@ export async function verifySubmission(
   const manifest = parseSubmissionManifest(manifestBytes, {
     source: `${options.archive}:${MANIFEST_FILE}`,
   });
+  return { entries, byPath, manifest };
+}
+
+/** Every file against the manifest's sha256 and size; unlisted files too. */
+function checksumProblems(
+  manifest: SubmissionManifest,
+  entries: readonly TarEntry[],
+  byPath: ReadonlyMap<string, Uint8Array>,
+): ChecksumProblem[] {
   const checksums: ChecksumProblem[] = [];
   const listed = new Set<string>([MANIFEST_FILE]);
   for (const file of manifest.files) {
@@ -208,7 +186,14 @@ export async function verifySubmission(
   }
   for (const entry of entries)
     if (!listed.has(entry.path)) checksums.push({ path: entry.path, problem: "not-in-manifest" });
+  return checksums;
+}
 
+/** The trajectories re-validated (invalid ones named) and re-scanned for leaks. */
+function scanTrajectories(entries: readonly TarEntry[]): {
+  invalid: string[];
+  findings: LeakFinding[];
+} {
   const invalid: string[] = [];
   const findings: LeakFinding[] = [];
   for (const entry of entries) {
@@ -223,9 +208,144 @@ export async function verifySubmission(
       invalid.push(errorHeadline(error));
     }
   }
+  return { invalid, findings };
+}
 
+/** The dataset to rescore against: the one given, else the run's folder if it is here. */
+async function rescoringDataset(
+  options: VerifySubmissionOptions,
+  run: RunInfo,
+  manifest: SubmissionManifest,
+): Promise<Dataset> {
+  if (options.dataset) return options.dataset;
+  const path = run.dataset.path;
+  if (!path || !existsSync(path))
+    throw new DistDebugError({
+      code: "INVALID_ARGUMENT",
+      message: `${options.archive}: rescoring needs the benchmark dataset (${manifest.dataset.name} ${manifest.dataset.version}); the run's dataset folder ${path ?? "(none)"} is not on this machine, so pass it (distdebug verify --dataset <dir>)`,
+    });
+  return loadDataset(path);
+}
+
+/** What rescoring an archive found. */
+interface Rescoring {
+  differences: ScoreDifference[];
+  stale: { incidentId: string; attempt: number }[];
+  /** The packaged summary.json, when it does not parse. */
+  invalid: string[];
+}
+
+/** The packaged summary (its bootstrap seed and resamples are the rescoring's). */
+function packagedSummary(byPath: ReadonlyMap<string, Uint8Array>, invalid: string[]) {
+  const bytes = byPath.get(RESULTS_FILES.summary);
+  if (!bytes) return undefined;
+  try {
+    return parseSummary(bytes, { source: RESULTS_FILES.summary });
+  } catch (error) {
+    invalid.push(errorHeadline(error));
+    return undefined;
+  }
+}
+
+/**
+ * The packaged and rescored scores when they differ. A packaged file of an earlier release has
+ * no `inputHash`: it is compared without the rescoring's.
+ */
+function differingScores(
+  path: string,
+  packagedBytes: Uint8Array,
+  rescoredBytes: Uint8Array,
+): [DiagnosisScores, DiagnosisScores] | undefined {
+  if (Buffer.compare(Buffer.from(rescoredBytes), Buffer.from(packagedBytes)) === 0)
+    return undefined;
+  const packaged = parseDiagnosisScores(packagedBytes, { source: path });
+  const { inputHash, ...withoutHash } = parseDiagnosisScores(rescoredBytes, { source: path });
+  const rescored = packaged.inputHash === undefined ? withoutHash : { ...withoutHash, inputHash };
+  return serialize(packaged) === serialize(rescored) ? undefined : [packaged, rescored];
+}
+
+/** Each packaged diagnosis_scores.json the rescoring in `work` did not reproduce. */
+async function scoreDifferences(work: string, entries: readonly TarEntry[]) {
   const differences: ScoreDifference[] = [];
-  let stale: { incidentId: string; attempt: number }[] = [];
+  for (const entry of entries) {
+    if (parseAttemptPath(entry.path)?.file !== ATTEMPT_FILES.scores) continue;
+    const rescoredBytes = await readFile(join(work, entry.path));
+    try {
+      const differing = differingScores(entry.path, entry.data, rescoredBytes);
+      if (differing) differences.push(...compareScores(entry.path, ...differing));
+    } catch {
+      differences.push({
+        path: entry.path,
+        detail: "the packaged file is not valid diagnosis scores",
+      });
+    }
+  }
+  return differences;
+}
+
+/**
+ * Extracts the archive and rescores every attempt with `scoreResults` (the one scoring path),
+ * never reusing a packaged diagnosis_scores.json (its `inputHash` is the submitter's word).
+ */
+async function rescoreArchive(
+  options: VerifySubmissionOptions,
+  entries: readonly TarEntry[],
+  run: RunInfo,
+  dataset: Dataset | undefined,
+): Promise<Rescoring> {
+  const byPath = new Map(entries.map((entry) => [entry.path, entry.data]));
+  const invalid: string[] = [];
+  const work = options.workDir ?? (await mkdtemp(join(tmpdir(), "distdebug-verify-")));
+  try {
+    for (const entry of entries) await writeFileAtomic(join(work, entry.path), entry.data);
+    const packaged = packagedSummary(byPath, invalid);
+    const result = await scoreResults({
+      outDir: work,
+      attempts: options.attempts ?? run.config.run.attempts,
+      ...(dataset ? { dataset } : {}),
+      ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+      ...(packaged ? { seed: packaged.method.seed, resamples: packaged.method.resamples } : {}),
+      write: true,
+      rescore: true,
+    });
+    const differences = await scoreDifferences(work, entries);
+    if (packaged) differences.push(...compareSummary(packaged, result.summary));
+    for (const item of result.stale)
+      differences.push({
+        path: attemptPath(item.incidentId, item.attempt, ATTEMPT_FILES.attempt),
+        detail: "not rescored: made with another config or dataset",
+      });
+    return { differences, stale: result.stale, invalid };
+  } finally {
+    if (!options.workDir) await rm(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Verifies a submission archive from the archive alone: every file's sha256 and size against
+ * `manifest.json` (a changed, missing or unlisted file is named), every diagnosis and
+ * trajectory against the sha256 its `attempt.json` recorded when it ran, completeness (every
+ * scorable incident of the dataset, the run config's `run.attempts` attempts each; never the
+ * manifest's own counts) when rescoring, every file re-validated,
+ * the trajectories re-scanned for leaks, and (by default) every attempt rescored against the
+ * benchmark's gold with `scoreResults` on the extracted folder (`rescore`: no packaged score
+ * is reused), reporting each packaged score (`diagnosis_scores.json`, `summary.json`) the
+ * rescoring does not reproduce. Rescoring uses the summary's own bootstrap seed and resamples.
+ *
+ * @throws DistDebugError `INVALID_ARCHIVE` for an unreadable archive, `INVALID_FILE` for a
+ * missing or invalid manifest.
+ * @example
+ * ```ts
+ * const result = await verifySubmission({ archive: "submission.tar.gz" });
+ * for (const problem of result.checksums) console.error(problem.path, problem.problem);
+ * ```
+ */
+export async function verifySubmission(
+  options: VerifySubmissionOptions,
+): Promise<VerifySubmissionResult> {
+  const { entries, byPath, manifest } = await readArchive(options);
+  const checksums = checksumProblems(manifest, entries, byPath);
+  const { invalid, findings } = scanTrajectories(entries);
   const rescore = options.rescore ?? true;
   const run = readArchiveRun(options.archive, byPath);
   const dataset = rescore ? await rescoringDataset(options, run, manifest) : options.dataset;
@@ -234,59 +354,11 @@ export async function verifySubmission(
   const problems = options.dataset
     ? submissionProblems(byPath, expectedSubmission(options.dataset, run, options.attempts))
     : outputHashProblems(byPath);
-  if (rescore) {
-    const work = options.workDir ?? (await mkdtemp(join(tmpdir(), "distdebug-verify-")));
-    try {
-      for (const entry of entries) await writeFileAtomic(join(work, entry.path), entry.data);
-      let packagedSummary: Summary | undefined;
-      const summaryBytes = byPath.get(RESULTS_FILES.summary);
-      if (summaryBytes) {
-        try {
-          packagedSummary = parseSummary(summaryBytes, { source: RESULTS_FILES.summary });
-        } catch (error) {
-          invalid.push(errorHeadline(error));
-        }
-      }
-      const result = await scoreResults({
-        outDir: work,
-        attempts: options.attempts ?? run.config.run.attempts,
-        ...(dataset ? { dataset } : {}),
-        ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
-        ...(packagedSummary
-          ? { seed: packagedSummary.method.seed, resamples: packagedSummary.method.resamples }
-          : {}),
-        write: true,
-      });
-      stale = result.stale;
-      for (const entry of entries) {
-        if (parseAttemptPath(entry.path)?.file !== ATTEMPT_FILES.scores) continue;
-        const rescoredBytes = await readFile(join(work, entry.path));
-        if (Buffer.compare(rescoredBytes, Buffer.from(entry.data)) === 0) continue;
-        try {
-          differences.push(
-            ...compareScores(
-              entry.path,
-              parseDiagnosisScores(entry.data, { source: entry.path }),
-              parseDiagnosisScores(rescoredBytes, { source: entry.path }),
-            ),
-          );
-        } catch {
-          differences.push({
-            path: entry.path,
-            detail: "the packaged file is not valid diagnosis scores",
-          });
-        }
-      }
-      if (packagedSummary) differences.push(...compareSummary(packagedSummary, result.summary));
-      for (const item of stale)
-        differences.push({
-          path: attemptPath(item.incidentId, item.attempt, ATTEMPT_FILES.attempt),
-          detail: "not rescored: made with another config or dataset",
-        });
-    } finally {
-      if (!options.workDir) await rm(work, { recursive: true, force: true });
-    }
-  }
+  const rescored = rescore
+    ? await rescoreArchive(options, entries, run, dataset)
+    : { differences: [], stale: [], invalid: [] };
+  invalid.push(...rescored.invalid);
+  const { differences, stale } = rescored;
   return {
     ok:
       checksums.length === 0 &&

@@ -13,6 +13,7 @@ describe("the public surface", () => {
       "compileNeedles",
       "defaultCacheDir",
       "openRepository",
+      "openRevisionFiles",
       "prepareWorkspace",
       "readCommit",
       "readFileAtCommit",

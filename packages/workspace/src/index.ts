@@ -51,6 +51,11 @@ export {
   readFileAtCommit,
 } from "./read-file-at-commit.js";
 export {
+  type OpenRevisionFilesOptions,
+  openRevisionFiles,
+  type RevisionFiles,
+} from "./revision-files.js";
+export {
   type StandInCommit,
   type StandInOptions,
   standInForMissingBlobs,

@@ -6,7 +6,11 @@ import { commitTree, entryKind, parseTree } from "./git-objects.js";
 import { isUrl, localGitDir, openSource } from "./internal/source-repo.js";
 
 /** The git folder of a local repository, or of a URL's clone in the cache. */
-function gitdirOf(options: { source: string; commit: string; cacheDir?: string }): Promise<string> {
+export function gitdirOf(options: {
+  source: string;
+  commit: string;
+  cacheDir?: string;
+}): Promise<string> {
   return isUrl(options.source)
     ? openSource({
         source: options.source,

@@ -2,7 +2,13 @@ import { execFileSync } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { DiagnosisScores, parseAttempt, parseDiagnosis, parseTrajectory } from "@distdebug/schema";
+import {
+  DiagnosisScores,
+  parseAttempt,
+  parseDiagnosis,
+  parseDiagnosisScores,
+  parseTrajectory,
+} from "@distdebug/schema";
 import {
   anthropicBody,
   type FakeModelServer,
@@ -225,7 +231,8 @@ describe("the real mini-swe-agent 2.4.6 as a command agent", () => {
     expect(attempt.error).toBeUndefined();
     expect(attempt.status).toBe("succeeded");
     expect(attempt.sandbox.policy.network).toBe("gateway");
-    expect(attempt.metrics?.blockCoverage).toBe(1);
+    const scores = parseDiagnosisScores(await readFile(join(attemptDir, "diagnosis_scores.json")));
+    expect(scores.metrics.blockCoverage).toBe(1);
 
     // Every call reached the scripted server through the gateway, which added the real key.
     expect(requests).toHaveLength(MINI_SCRIPT.length);
@@ -317,7 +324,8 @@ describe("the real mini-swe-agent 2.4.6 with the mock model (configs/mock/mini-s
     expect(code, io.err()).toBe(0);
     const attempt = parseAttempt(await readFile(join(attemptDir, "attempt.json"), "utf8"));
     expect(attempt.status).toBe("succeeded");
-    expect(attempt.metrics?.blockCoverage).toBeTypeOf("number");
+    const scores = parseDiagnosisScores(await readFile(join(attemptDir, "diagnosis_scores.json")));
+    expect(scores.metrics.blockCoverage).toBeTypeOf("number");
     const trajectory = parseTrajectory(await readFile(join(attemptDir, "trajectory.json")));
     const commands = trajectory.steps.flatMap((step) =>
       step.type === "command" ? [step.command] : [],

@@ -2,7 +2,7 @@ import { access, readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { parseAttempt, parseTrajectory } from "@distdebug/schema";
+import { parseAttempt, parseDiagnosisScores, parseTrajectory } from "@distdebug/schema";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
@@ -128,7 +128,8 @@ describe("distdebug run with a model agent", () => {
       const dir = join(work, "results/leasekv-77/attempt-1");
       const attempt = parseAttempt(await readFile(join(dir, "attempt.json"), "utf8"));
       expect(attempt.status).toBe("succeeded");
-      expect(attempt.metrics?.blockCoverage).toBe(0.5);
+      const scores = parseDiagnosisScores(await readFile(join(dir, "diagnosis_scores.json")));
+      expect(scores.metrics.blockCoverage).toBe(0.5);
       expect(attempt.usage).toMatchObject({
         inputTokens: 200,
         outputTokens: 40,

@@ -1,6 +1,6 @@
 import { mkdir, readFile, symlink } from "node:fs/promises";
 import { join } from "node:path";
-import { parseAttempt } from "@distdebug/schema";
+import { parseAttempt, parseDiagnosisScores } from "@distdebug/schema";
 import { gitdir, testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
@@ -84,7 +84,10 @@ describe("run --mirror", () => {
         await readFile(join(run.work, "results/raft-7/attempt-1/attempt.json"), "utf8"),
       );
       expect(attempt.status).toBe("succeeded");
-      expect(attempt.metrics?.blockCoverage).toBeTypeOf("number");
+      const scores = parseDiagnosisScores(
+        await readFile(join(run.work, "results/raft-7/attempt-1/diagnosis_scores.json")),
+      );
+      expect(scores.metrics.blockCoverage).toBeTypeOf("number");
       const score = await cli(["score", "results", ...args], run.work);
       expect(score.code, score.err).toBe(0);
     },

@@ -1,6 +1,11 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseAttempt, parseDiagnosis, parseTrajectory } from "@distdebug/schema";
+import {
+  parseAttempt,
+  parseDiagnosis,
+  parseDiagnosisScores,
+  parseTrajectory,
+} from "@distdebug/schema";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
@@ -29,7 +34,8 @@ describe("model.provider mock: a dry run without network or key", () => {
     expect(code, io.err()).toBe(0);
     const attempt = parseAttempt(await readFile(join(dir, "attempt.json"), "utf8"));
     expect(attempt.status).toBe("succeeded");
-    expect(attempt.metrics?.blockCoverage).toBeTypeOf("number");
+    const scores = parseDiagnosisScores(await readFile(join(dir, "diagnosis_scores.json")));
+    expect(scores.metrics.blockCoverage).toBeTypeOf("number");
     // Outside a terminal, a line per phase and one for the result.
     for (const phase of ["workspace", "agent", "scoring"])
       expect(io.err()).toContain(`leasekv-77 attempt 1: ${phase}\n`);
@@ -51,9 +57,9 @@ describe("model.provider mock: a dry run without network or key", () => {
   it("configs/mock/mini-scripted.yaml: replies from the script file (relative to the config), scored", async () => {
     const { code, io, dir } = await runMock(join(repoRoot, "configs/mock/mini-scripted.yaml"));
     expect(code, io.err()).toBe(0);
-    const attempt = parseAttempt(await readFile(join(dir, "attempt.json"), "utf8"));
-    expect(attempt.metrics?.blockCoverage).toBe(0.5);
-    expect(attempt.metrics?.blockPrecision).toBe(1);
+    const scores = parseDiagnosisScores(await readFile(join(dir, "diagnosis_scores.json")));
+    expect(scores.metrics.blockCoverage).toBe(0.5);
+    expect(scores.metrics.blockPrecision).toBe(1);
     expect((await commandsOf(dir)).slice(0, 3)).toEqual([
       "ls",
       'grep -rn "revoke" --include=*.go . | head -n 20',

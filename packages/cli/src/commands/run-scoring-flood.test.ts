@@ -70,7 +70,10 @@ describe("an agent that writes a 200 KB symbol", () => {
     const beside = await attempt(2);
     expect(beside.status).toBe("succeeded");
     // Scored as usual: the lessor block reaches one of the two gold blocks.
-    expect(beside.metrics?.blockCoverage).toBe(0.5);
+    const scored = parseDiagnosisScores(
+      await readFile(join(work, "results/leasekv-77/attempt-2/diagnosis_scores.json")),
+    );
+    expect(scored.metrics.blockCoverage).toBe(0.5);
     const score = cli(["score", "results", "--cache-dir", cache]);
     expect(score.signal, score.stderr).toBeNull();
     expect(score.status).toBe(0);

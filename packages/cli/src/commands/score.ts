@@ -26,9 +26,9 @@ function parseSeed(text: string): number {
 
 export default defineCommand({
   usage:
-    "score <results dir> [--attempts N] [--seed N] [--dataset dir] [--require-complete] [--fail-under metric=points]...",
+    "score <results dir> [--attempts N] [--seed N] [--dataset dir] [--rescore] [--require-complete] [--fail-under metric=points]...",
   description:
-    "Rescores every attempt of a results folder from its files against the gold on the pristine buggy tree, rewrites diagnosis_scores.json where it differs, writes summary.json and prints the leaderboard row (block coverage with 95% CI, block precision, file coverage, localization gap, tokens/run, cost/run, failed attempts). Pure: the same inputs give the same bytes. With --dataset, first refuses (exit 1, one line per problem) a folder that lacks an incident of the dataset, has other than run.attempts attempts per incident, or whose diagnoses or trajectories differ from the sha256 in attempt.json. For CI: --require-complete exits 1 while infra errors, interrupted or missing attempts remain; --fail-under exits 1 when a metric's mean is under a floor in points (blockCoverage=40 fails below a mean of 0.40).",
+    "Scores every attempt of a results folder from its files against the gold on the pristine buggy tree (read from the repository's object store, no workspace copy), rewrites diagnosis_scores.json where it differs, writes summary.json and prints the leaderboard row (block coverage with 95% CI, block precision, file coverage, localization gap, tokens/run, cost/run, failed attempts). A diagnosis_scores.json made from the same inputs (diagnosis and trajectory bytes, gold, incident, evaluator version and parameters: its inputHash) is reused as it is; --rescore scores every attempt again. Pure: the same inputs give the same bytes. With --dataset, first refuses (exit 1, one line per problem) a folder that lacks an incident of the dataset, has other than run.attempts attempts per incident, or whose diagnoses or trajectories differ from the sha256 in attempt.json. For CI: --require-complete exits 1 while infra errors, interrupted or missing attempts remain; --fail-under exits 1 when a metric's mean is under a floor in points (blockCoverage=40 fails below a mean of 0.40).",
   options: {
     attempts: {
       type: "string",
@@ -45,6 +45,11 @@ export default defineCommand({
         "the benchmark dataset: rescore with its gold and refuse an incomplete or changed folder",
     },
     ...MIRROR_OPTION,
+    rescore: {
+      type: "boolean",
+      description:
+        "score every attempt again, also those whose diagnosis_scores.json was made from the same inputs",
+    },
     "require-complete": {
       type: "boolean",
       description: "exit 1 while infra errors, interrupted or missing attempts remain",
@@ -84,6 +89,7 @@ export default defineCommand({
       ...(seed === undefined ? {} : { seed: parseSeed(seed) }),
       cacheDir,
       mirrors: mirrorsFromArgs(args, io.cwd),
+      rescore: args.values.rescore === true,
     });
     const failures = gateFailures(result.summary, { requireComplete, floors });
     if (args.values.json) {
@@ -91,7 +97,10 @@ export default defineCommand({
         serialize({
           summary: result.summary,
           changed: result.changed,
+          reused: result.reused,
+          rescored: result.rescored,
           stale: result.stale,
+          invalid: result.invalid,
           unscored: result.unscored,
           ...(requireComplete || floors.length > 0 ? { gateFailures: failures } : {}),
         }),
@@ -107,8 +116,10 @@ export default defineCommand({
       io.stderr(
         `not scored (no gold labels): ${result.unscored.join(", ")}; their diagnoses are in the results folder\n`,
       );
-    if (result.changed > 0)
-      io.stderr(`${result.changed} diagnosis_scores.json files were rewritten\n`);
+    for (const problem of result.invalid) io.stderr(`not counted  ${problem}\n`);
+    io.stderr(
+      `${result.rescored} attempts scored, ${result.reused} reused (inputs unchanged)${result.changed > 0 ? `; ${result.changed} diagnosis_scores.json files were rewritten` : ""}\n`,
+    );
     for (const failure of failures) io.stderr(`failed  ${failure}\n`);
     return failures.length > 0 ? 1 : 0;
   },

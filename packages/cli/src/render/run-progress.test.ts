@@ -39,13 +39,34 @@ function fakeTerminal() {
   return { write, screen: () => screen.map((line) => line.trimEnd()).filter(Boolean) };
 }
 
-const record = (status: Attempt["status"], coverage: number): Attempt =>
+const record = (status: Attempt["status"]): Attempt =>
   ({
     status,
     durationMs: 2500,
     usage: { inputTokens: 100, outputTokens: 20, cachedTokens: 0, calls: 1, costUsd: null },
-    metrics: { blockCoverage: coverage, blockPrecision: 1, fileCoverage: 1, linePrecision: 1 },
   }) as unknown as Attempt;
+
+/** An attempt's end as the run reports it: its record, and the metrics it scored. */
+const attemptEnd = (
+  incidentId: string,
+  attempt: number,
+  status: Attempt["status"],
+  coverage: number,
+) =>
+  ({
+    type: "attempt-end",
+    incidentId,
+    attempt,
+    record: record(status),
+    metrics: {
+      blockCoverage: coverage,
+      blockPrecision: 1,
+      fileCoverage: 1,
+      linePrecision: 1,
+      repositoryShare: 0,
+      reachedAll: coverage === 1,
+    },
+  }) satisfies RunEvent;
 
 /** A run of three attempts, the first finished while two are in their agent and scoring phases. */
 const EVENTS: RunEvent[] = [
@@ -56,7 +77,7 @@ const EVENTS: RunEvent[] = [
   { type: "attempt-phase", incidentId: "leasekv-77", attempt: 1, phase: "workspace" },
   { type: "attempt-phase", incidentId: "zklite-142", attempt: 1, phase: "agent" },
   { type: "attempt-phase", incidentId: "zklite-142", attempt: 1, phase: "scoring" },
-  { type: "attempt-end", incidentId: "zklite-142", attempt: 1, record: record("succeeded", 0.5) },
+  attemptEnd("zklite-142", 1, "succeeded", 0.5),
   { type: "attempt-start", incidentId: "zklite-142", attempt: 2 },
   { type: "attempt-phase", incidentId: "zklite-142", attempt: 2, phase: "agent" },
   { type: "attempt-phase", incidentId: "leasekv-77", attempt: 1, phase: "scoring" },
@@ -121,18 +142,8 @@ describe("run progress in a terminal (a fake TTY)", () => {
     );
     expect(screen).toHaveLength(4);
 
-    progress.onEvent({
-      type: "attempt-end",
-      incidentId: "leasekv-77",
-      attempt: 1,
-      record: record("agent-error", 0),
-    });
-    progress.onEvent({
-      type: "attempt-end",
-      incidentId: "zklite-142",
-      attempt: 2,
-      record: record("succeeded", 1),
-    });
+    progress.onEvent(attemptEnd("leasekv-77", 1, "agent-error", 0));
+    progress.onEvent(attemptEnd("zklite-142", 2, "succeeded", 1));
     progress.onEvent({
       type: "run-end",
       done: 3,

@@ -1,5 +1,5 @@
 import type { AttemptPhase, RunEvent } from "@distdebug/runner";
-import { type Attempt, errorHeadline } from "@distdebug/schema";
+import { errorHeadline } from "@distdebug/schema";
 import type { CliIO } from "../io.js";
 import { TERMINAL } from "./terminal-text.js";
 
@@ -35,12 +35,13 @@ interface RunningAttempt {
 const LIVE_ROWS = 8;
 
 /** The line of a finished attempt: incident, attempt, status, metrics, why, duration. */
-function resultLine(incidentId: string, attempt: number, record: Attempt): string {
-  const metrics = record.metrics
-    ? ` coverage ${(record.metrics.blockCoverage * 100).toFixed(1)} precision ${(record.metrics.blockPrecision * 100).toFixed(1)}`
+function resultLine(event: Extract<RunEvent, { type: "attempt-end" }>): string {
+  const { record, metrics: scored } = event;
+  const metrics = scored
+    ? ` coverage ${(scored.blockCoverage * 100).toFixed(1)} precision ${(scored.blockPrecision * 100).toFixed(1)}`
     : "";
   const why = record.error ? ` (${errorHeadline(record.error.message)})` : "";
-  return `${incidentId} attempt ${attempt}: ${record.status}${metrics}${why} ${(record.durationMs / 1000).toFixed(1)}s`;
+  return `${event.incidentId} attempt ${event.attempt}: ${record.status}${metrics}${why} ${(record.durationMs / 1000).toFixed(1)}s`;
 }
 
 /**
@@ -163,7 +164,7 @@ export function createRunProgress(
     if (record.status === "agent-error" || record.status === "limit-exceeded") counts.failed += 1;
     if (record.status === "infra-error") counts.infra += 1;
     counts.tokens += record.usage.inputTokens + record.usage.outputTokens;
-    print(resultLine(event.incidentId, event.attempt, record));
+    print(resultLine(event));
   };
 
   return {

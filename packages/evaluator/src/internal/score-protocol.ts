@@ -5,8 +5,11 @@ import type { EvaluatorParameters } from "../parameters.js";
 
 /** What a directory scorer's evaluator is made of, in the shared worker. */
 export interface ScoreWorkerData {
-  /** The source tree at the buggy revision. */
-  root: string;
+  /**
+   * The source tree at the buggy revision: a folder the worker reads, or `host`: the worker
+   * asks the scorer's thread for each file (a {@link HostRequest}), which reads it (a git tree).
+   */
+  root: string | { host: true };
   options: Partial<EvaluatorParameters> & {
     languages?: Readonly<Record<string, LanguageChoice>>;
     workspaceRoots?: readonly string[];
@@ -28,9 +31,26 @@ export type ScoreRequest =
       trajectory?: ScoreInput["trajectory"];
       missingReason?: string;
     }
-  | { type: "close"; key: string };
+  | { type: "close"; key: string }
+  | HostAnswer;
+
+/** An error as it crosses the thread boundary. */
+export interface WorkerError {
+  code: DistDebugErrorCode;
+  message: string;
+}
 
 /** The worker's answer: the scores, or the error scoring threw. */
 export type ScoreWorkerReply =
-  | { id: number; scores: DiagnosisScores; error?: undefined }
-  | { id: number; scores?: undefined; error: { code: DistDebugErrorCode; message: string } };
+  | { type: "scored"; id: number; scores: DiagnosisScores; error?: undefined }
+  | { type: "scored"; id: number; scores?: undefined; error: WorkerError };
+
+/** The worker asks the scorer's thread for a file or the file list of a `host` tree. */
+export type HostRequest =
+  | { type: "read"; id: number; key: string; path: string }
+  | { type: "list"; id: number; key: string };
+
+/** The scorer's thread answers a {@link HostRequest}: the value, or the error reading threw. */
+export type HostAnswer =
+  | { type: "answer"; id: number; value: Uint8Array | string[] | undefined; error?: undefined }
+  | { type: "answer"; id: number; value?: undefined; error: WorkerError };

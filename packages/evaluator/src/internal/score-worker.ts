@@ -5,34 +5,75 @@
  */
 import { parentPort } from "node:worker_threads";
 import { DistDebugError, errorMessage } from "@distdebug/schema";
-import { directoryReader, listDirectoryFiles } from "../directory-reader.js";
+import { directoryReader, listDirectoryFiles, type ReadFile } from "../directory-reader.js";
 import { createEvaluator, type Evaluator } from "../evaluator.js";
-import type { ScoreRequest, ScoreWorkerData, ScoreWorkerReply } from "./score-protocol.js";
+import type {
+  HostAnswer,
+  HostRequest,
+  ScoreRequest,
+  ScoreWorkerData,
+  ScoreWorkerReply,
+  WorkerError,
+} from "./score-protocol.js";
 
 const evaluators = new Map<string, Evaluator>();
+
+/** Questions to the scorer's thread awaiting their answer, by id. */
+const asked = new Map<number, { resolve: (value: unknown) => void; reject: (e: Error) => void }>();
+let nextQuestion = 0;
+
+/** Asks the scorer's thread to read from a `host` tree (see `HostRequest`). */
+function ask(
+  request: { type: "read"; key: string; path: string } | { type: "list"; key: string },
+): Promise<unknown> {
+  const id = nextQuestion++;
+  return new Promise((resolve, reject) => {
+    asked.set(id, { resolve, reject });
+    parentPort?.postMessage({ ...request, id } as HostRequest);
+  });
+}
+
+function answer(message: HostAnswer): void {
+  const question = asked.get(message.id);
+  asked.delete(message.id);
+  if (message.error) question?.reject(new DistDebugError(message.error));
+  else question?.resolve(message.value);
+}
+
+/** The files of a scorer's tree: a folder read here, or a tree its thread reads for us. */
+function treeOf(
+  key: string,
+  root: ScoreWorkerData["root"],
+): { readFile: ReadFile; listFiles: () => Promise<readonly string[]> } {
+  if (typeof root === "string")
+    return { readFile: directoryReader(root), listFiles: () => listDirectoryFiles(root) };
+  return {
+    readFile: async (path) => (await ask({ type: "read", key, path })) as Uint8Array | undefined,
+    listFiles: async () => (await ask({ type: "list", key })) as string[],
+  };
+}
 
 function evaluatorOf(key: string, { root, options }: ScoreWorkerData): Evaluator {
   let evaluator = evaluators.get(key);
   if (!evaluator) {
-    evaluator = createEvaluator({
-      ...options,
-      readFile: directoryReader(root),
-      listFiles: () => listDirectoryFiles(root),
-    });
+    evaluator = createEvaluator({ ...options, ...treeOf(key, root) });
     evaluators.set(key, evaluator);
   }
   return evaluator;
 }
 
-parentPort?.on("message", async (request: ScoreRequest) => {
-  if (request.type === "close") {
-    evaluators.delete(request.key);
-    return;
-  }
+function workerError(error: unknown): WorkerError {
+  return DistDebugError.isInstance(error)
+    ? { code: error.code, message: error.message }
+    : { code: "INTERNAL", message: errorMessage(error) };
+}
+
+async function score(request: Extract<ScoreRequest, { type: "score" }>): Promise<void> {
   let reply: ScoreWorkerReply;
   try {
     const evaluator = evaluatorOf(request.key, request.scorer);
     reply = {
+      type: "scored",
       id: request.id,
       scores: await evaluator.score({
         diagnosis: request.diagnosis,
@@ -42,12 +83,13 @@ parentPort?.on("message", async (request: ScoreRequest) => {
       }),
     };
   } catch (error) {
-    reply = {
-      id: request.id,
-      error: DistDebugError.isInstance(error)
-        ? { code: error.code, message: error.message }
-        : { code: "INTERNAL", message: errorMessage(error) },
-    };
+    reply = { type: "scored", id: request.id, error: workerError(error) };
   }
   parentPort?.postMessage(reply);
+}
+
+parentPort?.on("message", (request: ScoreRequest) => {
+  if (request.type === "answer") answer(request);
+  else if (request.type === "close") evaluators.delete(request.key);
+  else void score(request);
 });

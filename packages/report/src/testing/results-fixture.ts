@@ -326,7 +326,6 @@ export async function writeResultsFixture(
         usage,
         inputHash: HASH,
         outputs: {},
-        metrics: scores.metrics,
         sandbox: {
           backend: "bubblewrap",
           policy: RunConfig.parse({ agent: { type: "baseline" } }).environment.sandbox,
