@@ -15,10 +15,11 @@
  * cstime; 10 ms ticks, averaged over the rounds): that part does not depend on the load.
  */
 import { spawn } from "node:child_process";
-import { lstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSandbox, type Sandbox } from "@distdebug/sandbox";
+import { sameMountArgs } from "./same-mounts.js";
 
 const runs = Number(process.argv[2] ?? 200);
 const command = "echo hello";
@@ -51,39 +52,6 @@ function childCpuMs(): number {
 function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((left, right) => left - right);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-}
-
-/**
- * bwrap with the mounts and namespaces `sandbox.exec` uses in privileged mode (the /usr and
- * root links, the /etc files, /proc, /dev, a size-capped /tmp, the workspace, a cleared
- * environment), running the command directly: no limits, uid drop or seccomp filter. The
- * fair floor for the ratio.
- */
-function sameMountArgs(workspace: string): string[] {
-  const args = ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"];
-  args.push("--unshare-cgroup-try", "--die-with-parent", "--new-session", "--hostname", "sandbox");
-  args.push("--ro-bind", "/usr", "/usr");
-  for (const path of ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"]) {
-    try {
-      if (lstatSync(path).isSymbolicLink()) args.push("--symlink", readlinkSync(path), path);
-    } catch {
-      // Not on this host.
-    }
-  }
-  const etc = ["passwd", "group", "nsswitch.conf", "ld.so.cache", "ld.so.conf", "ld.so.conf.d"];
-  etc.push("alternatives", "localtime", "ssl", "ca-certificates", "mime.types");
-  for (const name of etc) args.push("--ro-bind-try", `/etc/${name}`, `/etc/${name}`);
-  args.push("--proc", "/proc", "--dev", "/dev");
-  args.push("--perms", "1777", "--size", String(512 * 1024 * 1024), "--tmpfs", "/tmp");
-  args.push("--bind", workspace, "/workspace", "--chdir", "/workspace", "--clearenv");
-  for (const [name, value] of Object.entries({
-    PATH: "/usr/local/bin:/usr/bin:/bin",
-    HOME: "/tmp",
-    LANG: "C.UTF-8",
-    TERM: "dumb",
-  }))
-    args.push("--setenv", name, value);
-  return [...args, "--", "/bin/sh", "-c", command];
 }
 
 const workspace = mkdtempSync(join(tmpdir(), "distdebug-bench-"));
@@ -126,7 +94,11 @@ try {
   const variants: [string, () => Promise<number>][] = [
     ["bare spawn sh -c", () => spawnOnce("/bin/sh", ["-c", command])],
     ["bare bwrap, minimal flags (floor)", () => spawnOnce("bwrap", floorArgs)],
-    ["bare bwrap, the sandbox's mounts", () => spawnOnce("bwrap", sameMountArgs(workspace))],
+    [
+      "bare bwrap, the sandbox's mounts",
+      () =>
+        spawnOnce("bwrap", sameMountArgs([{ source: workspace, target: "/workspace" }], command)),
+    ],
     [`sandbox.exec (${privileged.mode})`, () => execOnce(privileged)],
     ["sandbox.exec (user-namespace)", () => execOnce(userNamespace)],
   ];

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
-import { DistDebugError, didYouMean } from "@distdebug/schema";
-import { type Command, UsageError } from "./command.js";
+import { DistDebugError, didYouMean, errorHeadline } from "@distdebug/schema";
+import type { Command } from "./command.js";
 import { errorMessage } from "./error-text.js";
 import { type CliIO, processIO } from "./io.js";
 import { commandTable, findCommand } from "./registry.js";
@@ -91,11 +91,11 @@ function parseErrorMessage(error: unknown, options: readonly string[]): string {
   }
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
     const option = /'(-{1,2}[^' ]+)/.exec(text)?.[1];
-    return option ? `${option} needs a value` : (text.split("\n")[0] ?? text);
+    return option ? `${option} needs a value` : errorHeadline(text);
   }
   if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
     return `unexpected argument ${/'([^']+)'/.exec(text)?.[1] ?? ""}`.trimEnd();
-  return text.split("\n")[0] ?? text;
+  return errorHeadline(text);
 }
 
 /**
@@ -156,7 +156,7 @@ export async function runCli(
   try {
     return await command.run({ values: parsed.values, positionals: parsed.positionals }, io);
   } catch (error) {
-    if (UsageError.is(error)) {
+    if (DistDebugError.hasCode(error, "USAGE")) {
       io.stderr(
         `distdebug ${entry.words.join(" ")}: ${error.message}\nUsage: distdebug ${command.usage}\n`,
       );

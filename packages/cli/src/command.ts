@@ -36,21 +36,14 @@ export function defineCommand(command: Command): Command {
  * A usage error: a {@link DistDebugError} with the code `USAGE`, which the dispatcher prints
  * with the command's usage line and turns into exit code 2.
  */
-export class UsageError extends DistDebugError {
-  constructor(message: string) {
-    super({ code: "USAGE", message });
-  }
-
-  /** True for any `USAGE` error (also one created by another copy of this package). */
-  static is(error: unknown): error is DistDebugError<unknown> {
-    return DistDebugError.isInstance(error) && error.code === "USAGE";
-  }
+export function usageError(message: string): DistDebugError {
+  return new DistDebugError({ code: "USAGE", message });
 }
 
-/** Reads a string option or throws a {@link UsageError}. */
+/** Reads a string option or throws a `USAGE` error. */
 export function requireString(args: CommandArgs, name: string): string {
   const value = args.values[name];
-  if (typeof value !== "string" || value === "") throw new UsageError(`--${name} is required`);
+  if (typeof value !== "string" || value === "") throw usageError(`--${name} is required`);
   return value;
 }
 
@@ -73,7 +66,7 @@ export function stringList(args: CommandArgs, name: string): string[] {
 export function parseDuration(text: string, option: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
   if (!match)
-    throw new UsageError(
+    throw usageError(
       `--${option}: expected a duration such as 30s, 5m or 1500ms, found ${JSON.stringify(text)}`,
     );
   const amount = Number(match[1]);
@@ -82,7 +75,7 @@ export function parseDuration(text: string, option: string): number {
   return Math.round(amount * factor);
 }
 
-/** Reads an optional whole-number option >= 1: undefined when absent, a {@link UsageError} when not a number. */
+/** Reads an optional whole-number option >= 1: undefined when absent, a `USAGE` error when not a number. */
 export function optionalPositiveInt(args: CommandArgs, name: string): number | undefined {
   const value = optionalString(args, name);
   return value === undefined ? undefined : parsePositiveInt(value, name, 1);
@@ -97,9 +90,7 @@ export function parsePositiveInt(
   if (text === undefined) return fallback;
   const value = Number(text);
   if (!Number.isInteger(value) || value < 1)
-    throw new UsageError(
-      `--${option}: expected a whole number >= 1, found ${JSON.stringify(text)}`,
-    );
+    throw usageError(`--${option}: expected a whole number >= 1, found ${JSON.stringify(text)}`);
   return value;
 }
 

@@ -1,7 +1,7 @@
 import type { Summary } from "@distdebug/schema";
 import { didYouMean } from "@distdebug/schema";
 import { METRIC_NAMES, type MetricName } from "@distdebug/stats";
-import { UsageError } from "./command.js";
+import { usageError } from "./command.js";
 
 /** One `--fail-under metric=points` threshold. */
 export interface MetricFloor {
@@ -15,7 +15,7 @@ const METRICS = METRIC_NAMES;
 /**
  * Parses `--fail-under` values such as `blockCoverage=40`: a metric of summary.json
  * (blockCoverage, blockPrecision, fileCoverage, linePrecision) and a floor in points from 0 to
- * 100. A bad value is a {@link UsageError} naming it.
+ * 100. A bad value is a `USAGE` error naming it.
  */
 export function parseMetricFloors(values: readonly string[]): MetricFloor[] {
   return values.map((text) => {
@@ -23,12 +23,12 @@ export function parseMetricFloors(values: readonly string[]): MetricFloor[] {
     const name = eq < 0 ? text : text.slice(0, eq);
     const value = eq < 0 ? "" : text.slice(eq + 1).trim();
     if (!(METRICS as readonly string[]).includes(name))
-      throw new UsageError(
+      throw usageError(
         `--fail-under ${JSON.stringify(text)}: unknown metric ${JSON.stringify(name)}${didYouMean(name, METRICS)}; expected <metric>=<points> with a metric of ${METRICS.join(", ")}`,
       );
     const points = Number(value);
     if (value === "" || !Number.isFinite(points) || points < 0 || points > 100)
-      throw new UsageError(
+      throw usageError(
         `--fail-under ${JSON.stringify(text)}: expected points from 0 to 100 after "=" (as the leaderboard prints them: 40 means a mean of 0.40), found ${JSON.stringify(value)}`,
       );
     return { metric: name as MetricName, points };

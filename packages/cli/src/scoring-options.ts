@@ -3,7 +3,7 @@ import {
   type EvaluatorParameters,
   evaluatorParameters,
 } from "@distdebug/evaluator";
-import { type CommandArgs, type CommandOption, optionalString, UsageError } from "./command.js";
+import { type CommandArgs, type CommandOption, optionalString, usageError } from "./command.js";
 
 /** Each evaluator parameter's command-line option (kebab case of its name). */
 const NAMES: Record<keyof EvaluatorParameters, string> = {
@@ -53,7 +53,7 @@ export function scoringParameters(args: CommandArgs): Partial<EvaluatorParameter
     try {
       evaluatorParameters({ [name]: value });
     } catch {
-      throw new UsageError(
+      throw usageError(
         `--${NAMES[name]}: expected ${name === "coverageRepoShare" ? "a share in (0, 1]" : "a whole number >= 1"}, found ${JSON.stringify(text)}`,
       );
     }

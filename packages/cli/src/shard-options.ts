@@ -1,6 +1,6 @@
 import { checkShard, parseShard, type Shard } from "@distdebug/runner";
 import type { ShardScheduler } from "@distdebug/schema";
-import { type CommandArgs, optionalString, parsePositiveInt, UsageError } from "./command.js";
+import { type CommandArgs, optionalString, parsePositiveInt, usageError } from "./command.js";
 
 /** The options `run` takes to select a shard. */
 export const shardOptions = {
@@ -28,11 +28,11 @@ export function shardFromArgs(
   const countText = optionalString(args, "shard-count");
   if (text !== undefined) {
     if (indexText !== undefined || countText !== undefined)
-      throw new UsageError("--shard i/n cannot be combined with --shard-index or --shard-count");
+      throw usageError("--shard i/n cannot be combined with --shard-index or --shard-count");
     return usage(() => parseShard(text));
   }
   if (countText === undefined) {
-    if (indexText !== undefined) throw new UsageError("--shard-index needs --shard-count");
+    if (indexText !== undefined) throw usageError("--shard-index needs --shard-count");
     return undefined;
   }
   const count = parsePositiveInt(countText, "shard-count", 1);
@@ -52,7 +52,7 @@ type Env = Record<string, string | undefined>;
  * a partly resubmitted array (`sbatch --array=2`) or of a list (`--array=1,4,6`) cannot know its
  * shard and is refused instead of running the wrong incidents. When both schedulers' variables
  * are set the choice is ambiguous and refused: pass `--shard-index`.
- * @throws UsageError naming the variables and their values.
+ * @throws DistDebugError `USAGE` naming the variables and their values.
  */
 export function schedulerShardIndex(
   env: Env,
@@ -61,13 +61,13 @@ export function schedulerShardIndex(
   const kubernetes = env.JOB_COMPLETION_INDEX;
   const slurm = env.SLURM_ARRAY_TASK_ID;
   if (kubernetes !== undefined && slurm !== undefined)
-    throw new UsageError(
+    throw usageError(
       `--shard-count ${count}: both JOB_COMPLETION_INDEX=${JSON.stringify(kubernetes)} (Kubernetes) and SLURM_ARRAY_TASK_ID=${JSON.stringify(slurm)} (Slurm) are set; pass --shard-index to choose the shard`,
     );
   if (kubernetes !== undefined)
     return { index: wholeVariable(env, "JOB_COMPLETION_INDEX") + 1, scheduler: "kubernetes" };
   if (slurm !== undefined) return { index: slurmArrayPosition(env, count), scheduler: "slurm" };
-  throw new UsageError(
+  throw usageError(
     `--shard-count needs --shard-index, JOB_COMPLETION_INDEX (0-based, Kubernetes) or SLURM_ARRAY_TASK_ID (Slurm job array), found none of them`,
   );
 }
@@ -81,12 +81,12 @@ function slurmArrayPosition(env: Env, count: number): number {
   const max =
     env.SLURM_ARRAY_TASK_MAX === undefined ? undefined : wholeVariable(env, "SLURM_ARRAY_TASK_MAX");
   if (tasks !== count)
-    throw new UsageError(
+    throw usageError(
       `--shard-count ${count}: this Slurm array has ${tasks} task${tasks === 1 ? "" : "s"} (SLURM_ARRAY_TASK_COUNT), not ${count}; submit the whole array (--array=1-${count}), requeue single tasks with scontrol requeue, or name the shard with --shard-index`,
     );
   const regular = step >= 1 && (max === undefined || max - min === (tasks - 1) * step);
   if (!regular || id < min || (id - min) % step !== 0)
-    throw new UsageError(
+    throw usageError(
       `--shard-count ${count}: SLURM_ARRAY_TASK_ID=${id} is not a position of a regular array range (SLURM_ARRAY_TASK_MIN=${min}, SLURM_ARRAY_TASK_MAX=${max ?? "unset"}, SLURM_ARRAY_TASK_STEP=${step}); submit --array=1-${count} (a step or a % throttle are fine, a list is not) or name the shard with --shard-index`,
     );
   return (id - min) / step + 1;
@@ -95,7 +95,7 @@ function slurmArrayPosition(env: Env, count: number): number {
 function wholeVariable(env: Env, name: string): number {
   const value = env[name];
   if (value === undefined || !/^\d+$/.test(value))
-    throw new UsageError(
+    throw usageError(
       `${name}: expected a whole number >= 0, found ${value === undefined ? "nothing (unset)" : JSON.stringify(value)}`,
     );
   return Number(value);
@@ -105,7 +105,7 @@ function usage(parse: () => Shard): Shard {
   try {
     return parse();
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw usageError(error instanceof Error ? error.message : String(error));
   }
 }
 

@@ -1,7 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { diffLines } from "@distdebug/evaluator";
 import { RepoHistory } from "@distdebug/schema";
-import { diffLines, exampleDatasetDir } from "@distdebug/test-utils";
+import { exampleDatasetDir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { loadGold } from "./gold.js";
 import { readTree } from "./internal/files.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { suggestGoldBlocks } from "@distdebug/evaluator";
 import {
   DistDebugError,
-  errorMessage,
+  errorHeadline,
   type Gold,
   type GoldBlock,
   listFilesBelow,
@@ -270,9 +270,7 @@ export async function verifyIncident(
     await checkWorkspace(source, entry, gold, options, report).catch((error: unknown) => {
       if (options.signal?.aborted) throw error;
       // A repository that lacks objects the stand-in cannot cover (no git binary) fails here.
-      report.problems.push(
-        `the workspace could not be prepared: ${errorMessage(error).split("\n")[0]}`,
-      );
+      report.problems.push(`the workspace could not be prepared: ${errorHeadline(error)}`);
     });
   }
   return { id: entry.id, ok: report.problems.length === 0, ...report };

@@ -1,6 +1,6 @@
 import type { Dataset } from "@distdebug/dataset";
 import { readRunInfo, runInfoPath, writeRunInfo } from "@distdebug/results";
-import { DistDebugError, type RunConfig, type RunInfo } from "@distdebug/schema";
+import { DistDebugError, errorHeadline, type RunConfig, type RunInfo } from "@distdebug/schema";
 import { buildRunInfo } from "./run-info.js";
 import type { Shard } from "./shard.js";
 
@@ -26,11 +26,8 @@ async function readPreviousRunInfo(outDir: string): Promise<RunInfo | undefined>
   return readRunInfo(outDir).then(
     (file) => file?.value,
     (error: unknown) => {
-      const reason = DistDebugError.isInstance(error)
-        ? error.message.split("\n")[0]
-        : String(error);
       throw conflict(
-        `${runInfoPath(outDir)} is not a valid run.json (${reason}); choose another --out or remove the folder`,
+        `${runInfoPath(outDir)} is not a valid run.json (${errorHeadline(error)}); choose another --out or remove the folder`,
         undefined,
         error,
       );

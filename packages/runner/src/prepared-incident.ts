@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import {
   type DatasetIncident,
   type IncidentTask,
@@ -6,7 +7,12 @@ import {
   openIncidentRepository,
 } from "@distdebug/dataset";
 import type { Gold } from "@distdebug/schema";
-import { checkLeakage, prepareWorkspace, type WorkspaceEvent } from "@distdebug/workspace";
+import {
+  checkLeakage,
+  prepareWorkspace,
+  type WorkspaceCopyProof,
+  type WorkspaceEvent,
+} from "@distdebug/workspace";
 import { createIncidentScorer, type IncidentScorer } from "./attempt-scoring.js";
 import { findMirror, type MirrorOptions } from "./find-mirror.js";
 
@@ -76,12 +82,14 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
   const gold = await loadGold(incident);
   const task = await incidentTask(incident);
   const needles = gold?.needles ?? [];
+  // What each copy was proven to be as it was made: the leakage verdict of its base is reused.
+  const copyProofs = new Map<string, WorkspaceCopyProof>();
   const materialize = async (
     dir: string,
     signal?: AbortSignal,
     onEvent?: (event: WorkspaceEvent) => void,
   ) => {
-    await prepareWorkspace({
+    const result = await prepareWorkspace({
       source: repository.gitdir,
       commit: repository.buggyCommit,
       dir,
@@ -90,6 +98,7 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
       ...(signal ? { signal } : {}),
       ...(onEvent ? { onEvent } : {}),
     });
+    if (result.copyProof) copyProofs.set(result.dir, result.copyProof);
   };
   const scorer = gold
     ? createIncidentScorer({ incident, gold, repository: async () => repository })
@@ -100,8 +109,11 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
     gold,
     materialize,
     async checkLeakage(dir) {
+      const copyProof = copyProofs.get(resolve(dir));
+      copyProofs.delete(resolve(dir));
       const report = await checkLeakage({
         dir,
+        ...(copyProof ? { copyProof } : {}),
         needles,
         ...(gold ? { fix: { repo: repository.gitdir, commit: gold.fix.commit } } : {}),
       });

@@ -10,11 +10,13 @@ import {
 } from "@distdebug/sandbox";
 import {
   type Attempt,
+  type AttemptError,
   type AttemptStatus,
   checkJsonText,
   type Diagnosis,
   DistDebugError,
   emptyUsage,
+  errorHeadline,
   errorMessage,
   type LimitHit,
   MAX_DIAGNOSIS_BYTES,
@@ -30,6 +32,7 @@ import {
   serialize,
   sha256Hex,
   type Trajectory,
+  type TrajectoryExitStatus,
   type Usage,
 } from "@distdebug/schema";
 import { type IncidentScorer, scoreAttemptFolder } from "./attempt-scoring.js";
@@ -66,14 +69,14 @@ export interface RunAttemptOptions {
   onEvent?: RunEventListener;
 }
 
-function errorOf(error: unknown): { code: string; message: string } {
+function errorOf(error: unknown): AttemptError {
   if (DistDebugError.isInstance(error)) return { code: error.code, message: error.message };
   return { code: "INTERNAL", message: errorMessage(error) };
 }
 
 /** Why an agent-written file was refused: one line, becomes the attempt's `agent-error`. */
 class UnsafeAgentFile {
-  constructor(readonly error: { code: string; message: string }) {}
+  constructor(readonly error: AttemptError) {}
 }
 
 /**
@@ -100,7 +103,7 @@ async function readAgentFile(
 /** What the attempt's steps decide together: its status and what it produced. */
 interface AttemptState {
   status: AttemptStatus;
-  error?: { code: string; message: string } | undefined;
+  error?: AttemptError | undefined;
   limitHit?: LimitHit | undefined;
   usage: Usage;
   diagnosis?: Diagnosis | undefined;
@@ -270,7 +273,7 @@ async function agentOutput<T>(run: AttemptRun, step: () => Promise<T>): Promise<
     const { message } = errorOf(caught);
     fail(run.state, "agent-error", {
       code: "AGENT_ERROR",
-      message: `the agent's output could not be handled: ${message.split("\n")[0]}`,
+      message: `the agent's output could not be handled: ${errorHeadline(message)}`,
     });
     return AGENT_FAULT;
   }
@@ -347,13 +350,19 @@ async function readOutputs(
   await collectTrajectory(run, outcome.trajectory, refuse, files);
 }
 
+/** The trajectory's word for how an attempt ended. */
+function trajectoryExitStatusOf(status: AttemptStatus): TrajectoryExitStatus {
+  if (status === "succeeded") return "submitted";
+  return status === "limit-exceeded" ? "limit-exceeded" : "error";
+}
+
 /** The harness's own record of an attempt whose trajectory is missing or was dropped. */
 function harnessTrajectory(run: AttemptRun): Trajectory {
   return {
     format: "distdebug.trajectory/1",
     incidentId: run.incidentId,
     agent: { name: run.options.agent.name },
-    exitStatus: run.state.status,
+    exitStatus: trajectoryExitStatusOf(run.state.status),
     usage: run.state.usage,
     steps: [],
   };

@@ -1,7 +1,8 @@
 import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { buildIncidentRepository, loadDataset } from "@distdebug/dataset";
-import { parseRunConfig } from "@distdebug/schema";
+import { ATTEMPT_FILES, attemptDir } from "@distdebug/results";
+import { parseDiagnosisScores, parseRunConfig } from "@distdebug/schema";
 import {
   exampleDatasetDir,
   type GitHttpServer,
@@ -65,7 +66,15 @@ describe("runBenchmark on an incident whose repository is remote", () => {
       ["succeeded", undefined],
       ["succeeded", undefined],
     ]);
-    expect(result.attempts[0]!.metrics).toBeDefined();
+    // Scored: the metrics live in diagnosis_scores.json (attempt.json keeps no copy).
+    const first = result.attempts[0]!;
+    const scores = parseDiagnosisScores(
+      await readFile(
+        join(attemptDir(outDir, first.incidentId, first.attempt), ATTEMPT_FILES.scores),
+        "utf8",
+      ),
+    );
+    expect(scores.metrics.blockCoverage).toBeGreaterThanOrEqual(0);
     // One clone for both attempts: git's clone posts once or twice (protocol v2 lists refs
     // with a POST too); a second clone would post again.
     const packs = server.requests.filter((request) => request.startsWith("POST"));

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { formatTag, Sha256, Timestamp, Usage } from "./common.js";
 import { ScoreMetrics } from "./diagnosis-scores.js";
+import { ERROR_CODES } from "./errors.js";
 import { SandboxPolicy } from "./sandbox-policy.js";
 
 /** How an attempt ended. Only `infra-error` and `interrupted` are the harness's fault. */
@@ -41,6 +42,26 @@ export const ResourceEnforcement = z.strictObject({
 export type ResourceEnforcement = z.infer<typeof ResourceEnforcement>;
 
 /**
+ * Why an attempt failed: a code of the closed union ({@link ERROR_CODES}) and one message. A
+ * code this version does not know (an attempt.json written by hand or by another harness; no
+ * version of the SDK wrote one) is read as `LEGACY`, its message kept. The JSON Schema says the
+ * same: the union, or any other string.
+ */
+export const AttemptError = z.strictObject({
+  code: z.union([
+    z.enum(ERROR_CODES),
+    z
+      .string()
+      .transform(() => "LEGACY" as const)
+      .meta({ description: "a code outside the union, read as LEGACY" }),
+  ]),
+  message: z.string(),
+});
+
+/** Why an attempt failed (see {@link AttemptError}). */
+export type AttemptError = z.infer<typeof AttemptError>;
+
+/**
  * `attempt.json`: written last and atomically. An attempt folder without a valid one is not
  * finished and is redone on resume.
  */
@@ -50,7 +71,7 @@ export const Attempt = z.strictObject({
   /** 1-based attempt number. */
   attempt: z.number().int().min(1),
   status: AttemptStatus,
-  error: z.strictObject({ code: z.string(), message: z.string() }).optional(),
+  error: AttemptError.optional(),
   /** The limit that ended a `limit-exceeded` attempt, when it was a resource of the sandbox. */
   limitHit: LimitHit.optional(),
   startedAt: Timestamp,

@@ -5,7 +5,13 @@
  * @packageDocumentation
  * @module @distdebug/schema
  */
-export { Attempt, AttemptStatus, LimitHit, ResourceEnforcement } from "./attempt.js";
+export {
+  Attempt,
+  AttemptError,
+  AttemptStatus,
+  LimitHit,
+  ResourceEnforcement,
+} from "./attempt.js";
 export {
   addUsage,
   CommitId,
@@ -49,8 +55,13 @@ export {
   ScoreParameters,
   ScoreWarning,
 } from "./diagnosis-scores.js";
-export { errorMessage } from "./error-message.js";
-export { DistDebugError, type DistDebugErrorCode, type DistDebugErrorOptions } from "./errors.js";
+export { errorHeadline, errorMessage } from "./error-message.js";
+export {
+  DistDebugError,
+  type DistDebugErrorCode,
+  type DistDebugErrorOptions,
+  ERROR_CODES,
+} from "./errors.js";
 export {
   DEFAULT_MAX_FILE_BYTES,
   type ListFilesOptions,
@@ -120,7 +131,9 @@ export {
   MessageStep,
   ModelCallStep,
   Trajectory,
+  TrajectoryExitStatus,
   TrajectoryStep,
+  trajectoryExitStatus,
 } from "./trajectory.js";
 export {
   type TrajectoryTurn,

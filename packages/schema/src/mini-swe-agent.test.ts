@@ -15,7 +15,8 @@ describe("mini-swe-agent trajectories", () => {
     const trajectory = parseTrajectory(text, { source: "run.traj.json" });
     expect(trajectory.convertedFrom).toBe("mini-swe-agent-1.1");
     expect(trajectory.agent).toEqual({ name: "mini-swe-agent", version: "1.14.2" });
-    expect(trajectory.exitStatus).toBe("Submitted");
+    expect(trajectory.exitStatus).toBe("submitted");
+    expect(trajectory.extra?.exit_status).toBe("Submitted");
     expect(trajectory.submission).toBe("{}");
     const commands = trajectory.steps.filter((step) => step.type === "command");
     expect(commands.map((step) => step.command)).toEqual([
@@ -73,7 +74,8 @@ describe("mini-swe-agent trajectories", () => {
     const text = await fixture("mini-swe-agent-legacy.traj.json");
     expect(detectFormat(text).tag).toBe("mini-swe-agent-legacy");
     const trajectory = parseTrajectory(text);
-    expect(trajectory.exitStatus).toBe("LimitsExceeded");
+    expect(trajectory.exitStatus).toBe("limit-exceeded");
+    expect(trajectory.extra?.exit_status).toBe("LimitsExceeded");
     const commands = trajectory.steps.filter((step) => step.type === "command");
     expect(commands.map((step) => step.command)).toEqual([
       "find . -name '*Processor*.java'",

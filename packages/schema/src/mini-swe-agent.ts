@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { emptyUsage, type Usage } from "./common.js";
 import { checkJsonText } from "./json-limits.js";
-import type { Trajectory, TrajectoryStep } from "./trajectory.js";
+import { type Trajectory, type TrajectoryStep, trajectoryExitStatus } from "./trajectory.js";
 import { usageFromWire } from "./wire-usage.js";
 
 /** A message of a mini-swe-agent trajectory; unknown fields are kept. */
@@ -267,6 +267,9 @@ export function convertMiniSweAgentTrajectory(
   const format = Array.isArray(value) ? "mini-swe-agent-legacy" : value.trajectory_format;
   const { exit_status: _status, submission: _submission, model_stats, ...restInfo } = info ?? {};
   const extra: Record<string, unknown> = {};
+  const status = trajectoryExitStatus(exitStatus);
+  // mini-swe-agent's own word, when the vocabulary changed it (`Submitted`, an exception name).
+  if (exitStatus !== undefined && exitStatus !== status) extra.exit_status = exitStatus;
   if (info) extra.info = { ...restInfo, ...(model_stats ? { model_stats } : {}) };
   if (!Array.isArray(value)) {
     const { trajectory_format: _format, info: _info, messages: _messages, ...rest } = value;
@@ -278,7 +281,7 @@ export function convertMiniSweAgentTrajectory(
       name: "mini-swe-agent",
       ...(typeof info?.mini_version === "string" ? { version: info.mini_version } : {}),
     },
-    exitStatus: exitStatus ?? "unknown",
+    exitStatus: status,
     ...(submission === undefined ? {} : { submission }),
     usage,
     steps,

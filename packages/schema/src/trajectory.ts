@@ -3,6 +3,38 @@ import { formatTag, Usage } from "./common.js";
 
 const at = z.string().optional();
 
+/**
+ * How an agent's run ended, one vocabulary for every trajectory: `submitted` (it handed in
+ * its answer, or its program ended normally), `limit-exceeded` (a step, token, cost or time
+ * limit ended it), `error` (it failed: an exception, a crash, a non-zero exit), `unknown`
+ * (the trajectory does not say).
+ */
+export const TrajectoryExitStatus = z.enum(["submitted", "limit-exceeded", "error", "unknown"]);
+
+/** One of the four words of {@link TrajectoryExitStatus}. */
+export type TrajectoryExitStatus = z.infer<typeof TrajectoryExitStatus>;
+
+/**
+ * The exit status of {@link TrajectoryExitStatus} for another harness's word: mini-swe-agent's
+ * `Submitted` and `LimitsExceeded` (and the exception name of any other end, an `error`), an
+ * older command agent's `exited`; nothing (or an empty word) is `unknown`.
+ *
+ * @example
+ * ```ts
+ * trajectoryExitStatus("LimitsExceeded"); // "limit-exceeded"
+ * trajectoryExitStatus("RuntimeError"); // "error"
+ * ```
+ */
+export function trajectoryExitStatus(word: string | null | undefined): TrajectoryExitStatus {
+  const known = TrajectoryExitStatus.safeParse(word);
+  if (known.success) return known.data;
+  const plain = (word ?? "").toLowerCase().replace(/[^a-z]/g, "");
+  if (plain === "") return "unknown";
+  if (plain === "submitted" || plain === "exited") return "submitted";
+  if (plain.startsWith("limit")) return "limit-exceeded";
+  return "error";
+}
+
 /** A message of the conversation between the agent and the model. */
 export const MessageStep = z.strictObject({
   type: z.literal("message"),
@@ -66,8 +98,19 @@ export const Trajectory = z.strictObject({
   model: z
     .strictObject({ provider: z.string().optional(), name: z.string().optional() })
     .optional(),
-  /** How the agent ended: `submitted`, `limit-exceeded`, `error`, or the agent's own word. */
-  exitStatus: z.string().min(1),
+  /**
+   * How the agent ended ({@link TrajectoryExitStatus}). Another word (an agent that writes its
+   * own trajectory, a results folder of an older version) is read through
+   * {@link trajectoryExitStatus}.
+   */
+  exitStatus: z.union([
+    TrajectoryExitStatus,
+    z
+      .string()
+      .min(1)
+      .transform(trajectoryExitStatus)
+      .meta({ description: "another harness's word, read as one of the four" }),
+  ]),
   /** What the agent submitted as text, if anything. */
   submission: z.string().optional(),
   usage: Usage,

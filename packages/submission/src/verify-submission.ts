@@ -8,7 +8,7 @@ import { scoreResults } from "@distdebug/runner";
 import {
   type DiagnosisScores,
   DistDebugError,
-  errorMessage,
+  errorHeadline,
   type LeakFinding,
   parseDiagnosisScores,
   parseRunInfo,
@@ -205,7 +205,7 @@ function scanTrajectories(entries: readonly TarEntry[]): {
         ...scanTrajectory(trajectory, { incidentId: located.incidentId, attempt: located.attempt }),
       );
     } catch (error) {
-      invalid.push(errorMessage(error).split("\n")[0] ?? entry.path);
+      invalid.push(errorHeadline(error));
     }
   }
   return { invalid, findings };
@@ -242,7 +242,7 @@ function packagedSummary(byPath: ReadonlyMap<string, Uint8Array>, invalid: strin
   try {
     return parseSummary(bytes, { source: RESULTS_FILES.summary });
   } catch (error) {
-    invalid.push(errorMessage(error).split("\n")[0] ?? RESULTS_FILES.summary);
+    invalid.push(errorHeadline(error));
     return undefined;
   }
 }

@@ -1,5 +1,3 @@
-export { diffLines, type LineEdits } from "@distdebug/evaluator";
-export { type BaselineResults, baselineResults } from "./baseline-results.js";
 export { cgroupV2Folder } from "./cgroup-folder.js";
 export { COMMON_FUNCTION_NAMES } from "./common-names.js";
 export {

@@ -1,6 +1,6 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { bundledDatasets } from "@distdebug/dataset";
 import { DistDebugError } from "@distdebug/schema";
 
 /** The repository root, with a trailing `/` (this file is packages/test-utils/src/repo-paths.ts). */
@@ -18,23 +18,24 @@ export function repoPath(...parts: string[]): string {
   return join(repoRoot, ...parts);
 }
 
-function bundled(name: "example" | "catalog"): string {
-  const found = bundledDatasets().find((entry) => entry.name === name);
-  if (!found)
+/** A dataset folder of the checkout (the folders `bundledDatasets()` of @distdebug/dataset finds there). */
+function bundled(name: "example" | "catalog", path: string): string {
+  const dir = repoPath(path);
+  if (!existsSync(join(dir, "dataset.json")))
     throw new DistDebugError({
       code: "FILE_NOT_FOUND",
-      message: `the ${name} dataset is not in this checkout; run the tests from a full clone of the repository`,
+      message: `the ${name} dataset (${path}) is not in this checkout; run the tests from a full clone of the repository`,
       data: { name },
     });
-  return found.dir;
+  return dir;
 }
 
 /** The folder of the offline example dataset (`examples/dataset`). */
 export function exampleDatasetDir(): string {
-  return bundled("example");
+  return bundled("example", "examples/dataset");
 }
 
 /** The folder of the real-incident catalog (`datasets/catalog`). */
 export function catalogDatasetDir(): string {
-  return bundled("catalog");
+  return bundled("catalog", "datasets/catalog");
 }

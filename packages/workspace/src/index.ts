@@ -60,4 +60,5 @@ export {
   type StandInOptions,
   standInForMissingBlobs,
 } from "./stand-in-commit.js";
+export type { WorkspaceCopyProof } from "./workspace-copy-proof.js";
 export { type WriteBareRepositoryOptions, writeBareRepository } from "./write-repository.js";

@@ -5,6 +5,7 @@ import type { GitEngine } from "./engine.js";
 import { confirmFixLines, type FixLeaks, openFixLeaks } from "./internal/fix-leaks.js";
 import { checkGitFolder } from "./internal/git-leaks.js";
 import { LeakScanner } from "./internal/leak-scanner.js";
+import { leakageVerdict } from "./internal/leakage-verdict.js";
 import {
   hasNeutralTimes,
   NEUTRAL_TIME,
@@ -13,6 +14,7 @@ import {
   stampedEntries,
 } from "./internal/neutral-times.js";
 import type { LeakageFinding } from "./leakage-finding.js";
+import type { WorkspaceCopyProof } from "./workspace-copy-proof.js";
 
 export type { LeakageFinding, LeakageKind } from "./leakage-finding.js";
 
@@ -34,6 +36,12 @@ export interface CheckLeakageOptions {
   engine?: GitEngine;
   /** Stop collecting after this many findings. Default 1000. */
   maxFindings?: number;
+  /**
+   * The proof `prepareWorkspace` returned for `dir` (`copyProof`): the verdict recorded beside
+   * the base for the same contents and options is reused instead of checking again, and a new
+   * verdict is recorded there. Default none: `dir` is checked.
+   */
+  copyProof?: WorkspaceCopyProof;
 }
 
 /** Result of {@link checkLeakage}. */
@@ -41,6 +49,8 @@ export interface LeakageReport {
   clean: boolean;
   findings: LeakageFinding[];
   scanned: { files: number; objects: number };
+  /** True when the verdict of an identical copy was reused (see `copyProof`). */
+  reused: boolean;
 }
 
 /** Every entry below `root` but folders (links included), as absolute paths in sorted order. */
@@ -60,7 +70,8 @@ async function walkFiles(root: string, skipTopGit: boolean): Promise<string[]> {
  * the neutral order (the commit, then trees and blobs by path), and that every entry's atime
  * and mtime (folders and `.git` included) is the one neutral date, 2000-01-01. Times are read
  * before anything is read, and put back afterwards where the checker may set them: checking a
- * workspace leaves no atime behind.
+ * workspace leaves no atime behind. With `copyProof`, a copy of a cached base whose contents
+ * were checked before under the same options gets that verdict without being read.
  *
  * @example
  * ```ts
@@ -75,6 +86,31 @@ async function walkFiles(root: string, skipTopGit: boolean): Promise<string[]> {
 export async function checkLeakage(options: CheckLeakageOptions): Promise<LeakageReport> {
   const dir = resolve(options.dir);
   await requireDirectory(dir);
+  const proof = options.copyProof;
+  if (!proof) return { ...(await checkFolder(dir, options)), reused: false };
+  if (resolve(proof.dir) !== dir)
+    throw new DistDebugError({
+      code: "INVALID_ARGUMENT",
+      message: `copyProof is the proof of ${proof.dir}, not of ${dir}: pass the proof prepareWorkspace returned for this folder`,
+      data: { dir, proofDir: proof.dir },
+    });
+  const { report, reused } = await leakageVerdict(
+    proof,
+    {
+      needles: options.needles ?? [],
+      fix: options.fix,
+      maxFindings: options.maxFindings ?? 1000,
+    },
+    () => checkFolder(dir, options),
+  );
+  return { ...report, reused };
+}
+
+/** The check itself: reads everything under `dir`. */
+async function checkFolder(
+  dir: string,
+  options: CheckLeakageOptions,
+): Promise<Omit<LeakageReport, "reused">> {
   const fix = options.fix ? await openFixLeaks(options.fix, options.engine) : undefined;
   try {
     const scanner = new LeakScanner(
@@ -134,7 +170,7 @@ async function scanAll(
   rel: (path: string) => string,
   options: CheckLeakageOptions,
   fix: FixLeaks | undefined,
-): Promise<LeakageReport> {
+): Promise<Omit<LeakageReport, "reused">> {
   const files = await scanWorkTree(dir, scanner, rel);
   const objects = await checkHistory(dir, scanner, rel, options.engine);
   await addFixLines(scanner, fix);

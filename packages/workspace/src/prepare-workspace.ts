@@ -13,11 +13,12 @@ import {
 } from "./internal/base-workspace.js";
 import { chownTree, type Owner } from "./internal/copy-tree.js";
 import { materialize, type Replacement } from "./internal/materialize.js";
-import { neutralizeTimes } from "./internal/neutral-times.js";
+import { NEUTRAL_TIME } from "./internal/neutral-times.js";
 import { sourceKey } from "./internal/source-repo.js";
 import { removeStaleSiblings, tempSibling } from "./internal/temp-files.js";
 import { compileNeedles } from "./needles.js";
 import { openRepository } from "./open-repository.js";
+import type { WorkspaceCopyProof } from "./workspace-copy-proof.js";
 
 export type { Owner, Replacement };
 
@@ -42,11 +43,6 @@ export interface PrepareWorkspaceOptions {
   owner?: Owner;
   /** Replace an existing `dir`. Default false. */
   replace?: boolean;
-  /**
-   * How a cached base workspace is copied: `auto` (default) runs GNU `cp -a` where present,
-   * `node` copies with Node's fs (copy-on-write where the file system allows).
-   */
-  copyMethod?: "auto" | "node";
   /** zlib level of the workspace pack, 0-9. Default 1 (as git's loose objects). */
   compressionLevel?: number;
   signal?: AbortSignal;
@@ -68,6 +64,12 @@ export interface PrepareWorkspaceResult {
   baseDir: string | undefined;
   /** True when the base workspace came from the cache. */
   cacheHit: boolean;
+  /**
+   * What the copy was proven to be as it was written (its contents equal the cached base's as
+   * built); pass it to `checkLeakage` so one verdict serves every copy of the base. Undefined
+   * without a cache.
+   */
+  copyProof: WorkspaceCopyProof | undefined;
   /** Files written (symlinks included, submodules not). */
   files: number;
   bytes: number;
@@ -84,7 +86,10 @@ export interface PrepareWorkspaceResult {
  * `needles` without changing any line. Nothing but the tree shows through: objects are packed
  * by path, files and folders created in path order, and every atime and mtime (each copy of
  * the cached base included) is 2000-01-01. The base workspace is built once per
- * (source, commit, needles) in the cache and copied for each call. Work happens in a temporary
+ * (source, commit, needles) in the cache and copied for each call, in one pass that hashes
+ * every file it writes: a copy whose contents differ from the base as built rebuilds the base
+ * (`cache-discard`), and the copy's proof (`copyProof`) lets `checkLeakage` reuse one verdict
+ * for every copy of the base. Work happens in a temporary
  * sibling renamed onto `dir` at the end: an interrupted call leaves nothing at `dir`.
  *
  * @example
@@ -109,9 +114,6 @@ export async function prepareWorkspace(
     made = plan.cacheDir
       ? await copyFromCache(plan, plan.cacheDir, temp)
       : await buildUncached(plan, temp);
-    // A copy keeps the base's times, and reading the base (scoring, an earlier copy's digest)
-    // moved its atimes: every time is set to the one neutral date again.
-    if (plan.cacheDir) await neutralizeTimes(temp);
     // An empty existing folder is replaced by the rename itself.
     if (options.replace && plan.existing) await removeAtomically(plan.dir);
     await rename(temp, plan.dir);
@@ -130,6 +132,10 @@ export async function prepareWorkspace(
     sourceTree: built.sourceTree,
     baseDir: made.baseDir,
     cacheHit: made.cacheHit,
+    copyProof:
+      made.baseDir && made.contentDigest
+        ? { dir: plan.dir, baseDir: made.baseDir, contentDigest: made.contentDigest }
+        : undefined,
     files: built.files,
     bytes: built.bytes,
     replacements: built.replacements,
@@ -196,7 +202,14 @@ async function buildUncached(plan: WorkspacePlan, temp: string): Promise<CopiedB
   const t0 = performance.now();
   const built = await build(plan, temp);
   if (plan.options.owner) await chownTree(temp, plan.options.owner);
-  return { built, baseDir: undefined, cacheHit: false, buildMs: performance.now() - t0, copyMs: 0 };
+  return {
+    built,
+    baseDir: undefined,
+    cacheHit: false,
+    contentDigest: undefined,
+    buildMs: performance.now() - t0,
+    copyMs: 0,
+  };
 }
 
 /** Copies the base workspace of (source, commit, needles, level) from the cache into `temp`. */
@@ -218,7 +231,9 @@ async function copyFromCache(
       },
       build: (target) => build(plan, target),
       owner: options.owner,
-      copyMethod: options.copyMethod,
+      // The copy's times are set as it is written: what read the base (scoring, an earlier
+      // copy) moved its atimes, and none of that may show.
+      time: NEUTRAL_TIME,
       signal: options.signal,
       emit: plan.emit,
     },

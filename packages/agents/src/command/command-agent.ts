@@ -220,7 +220,7 @@ async function runCommand(
       : {}),
     exitStatus:
       outcome.status === "succeeded"
-        ? "exited"
+        ? "submitted"
         : outcome.status === "limit-exceeded"
           ? "limit-exceeded"
           : "error",

@@ -21,19 +21,33 @@ export function refusal(type: string, message: string) {
   return { type: "error", error: { type, message, code: type } };
 }
 
+/** What an `UPSTREAM_STATUS` error carries: the answer, passed on to the agent as it came. */
+interface UpstreamStatus {
+  status: number;
+  contentType: string | null;
+  retryAfterMs: number | undefined;
+  text: string;
+}
+
 /** A retryable HTTP status from the upstream model API (code `UPSTREAM_STATUS`). */
-class UpstreamStatus extends DistDebugError {
-  constructor(
-    readonly status: number,
-    readonly headers: Headers,
-    readonly text: string,
-  ) {
-    super({
-      code: "UPSTREAM_STATUS",
-      message: `the upstream model API answered HTTP ${status}; retry later or check the provider's status`,
-      data: { status },
-    });
-  }
+function upstreamStatusError(response: Response, text: string): DistDebugError<UpstreamStatus> {
+  return new DistDebugError({
+    code: "UPSTREAM_STATUS",
+    message: `the upstream model API answered HTTP ${response.status}; retry later or check the provider's status`,
+    data: {
+      status: response.status,
+      contentType: response.headers.get("content-type"),
+      retryAfterMs: retryAfterMs(response.headers),
+      text,
+    },
+  });
+}
+
+/** The upstream answer an `UPSTREAM_STATUS` error carries, or undefined for any other error. */
+function upstreamStatus(error: unknown): UpstreamStatus | undefined {
+  return DistDebugError.hasCode(error, "UPSTREAM_STATUS")
+    ? (error.data as UpstreamStatus)
+    : undefined;
 }
 
 /** What the forwarding steps of one gateway share. */
@@ -86,14 +100,14 @@ function postUpstream(
         signal: AbortSignal.any([closing.signal, AbortSignal.timeout(model.timeoutMs)]),
       });
       const text = await response.text();
-      if (isRetryableStatus(response.status))
-        throw new UpstreamStatus(response.status, response.headers, text);
+      if (isRetryableStatus(response.status)) throw upstreamStatusError(response, text);
       return { status: response.status, text, contentType: response.headers.get("content-type") };
     },
     (error) => {
       if (closing.signal.aborted) return { retryable: false };
-      if (error instanceof UpstreamStatus) {
-        const after = retryAfterMs(error.headers);
+      const answered = upstreamStatus(error);
+      if (answered) {
+        const after = answered.retryAfterMs;
         return { retryable: true, ...(after === undefined ? {} : { retryAfterMs: after }) };
       }
       // A request that may have reached the provider is never sent again: it may be
@@ -152,7 +166,7 @@ function meterReply(
 
 /** Why the gateway gave up on a call the provider may have received, or undefined when it never did. */
 function abandonedBecause(context: GatewayContext, error: unknown): string | undefined {
-  if (error instanceof UpstreamStatus || neverSent(error)) return undefined;
+  if (upstreamStatus(error) || neverSent(error)) return undefined;
   if (context.closing.signal.aborted) return "the attempt ended while the call was in flight";
   if ((error as { name?: unknown } | undefined)?.name === "TimeoutError")
     return `no reply within ${context.options.model.timeoutMs} ms`;
@@ -174,12 +188,12 @@ function answerFailure(
   const { model, meter } = context.options;
   const abandoned = abandonedBecause(context, error);
   const durationMs = Date.now() - call.started;
-  const message =
-    error instanceof UpstreamStatus
-      ? `upstream HTTP ${error.status} after ${model.maxRetries + 1} tries`
-      : abandoned === undefined
-        ? `the upstream model API could not be reached: ${errorMessage(error)}`
-        : `${abandoned}; the call is not retried (it may still be generating) and is metered at its admitted worst case`;
+  const answered = upstreamStatus(error);
+  const message = answered
+    ? `upstream HTTP ${answered.status} after ${model.maxRetries + 1} tries`
+    : abandoned === undefined
+      ? `the upstream model API could not be reached: ${errorMessage(error)}`
+      : `${abandoned}; the call is not retried (it may still be generating) and is metered at its admitted worst case`;
   const step =
     abandoned === undefined
       ? meter.recordFailure({ model: model.name, durationMs, error: message })
@@ -191,11 +205,9 @@ function answerFailure(
           worstCase: true,
         });
   context.options.onCall?.(step);
-  if (error instanceof UpstreamStatus && !res.destroyed) {
-    res.writeHead(error.status, {
-      "content-type": error.headers.get("content-type") ?? "application/json",
-    });
-    res.end(error.text);
+  if (answered && !res.destroyed) {
+    res.writeHead(answered.status, { "content-type": answered.contentType ?? "application/json" });
+    res.end(answered.text);
   } else sendJson(res, abandoned === undefined ? 502 : 504, refusal("gateway_error", message));
 }
 

@@ -7,6 +7,7 @@ import {
   type ModelConfig,
   type TaskManifest,
   type Trajectory,
+  type TrajectoryExitStatus,
   type TrajectoryStep,
 } from "@distdebug/schema";
 import type { Agent, AgentContext, AgentOutcome } from "../agent.js";
@@ -136,7 +137,7 @@ const INTERRUPTED: MiniOutcome = { status: "agent-error", message: "the run was 
 class MiniRun {
   readonly steps: TrajectoryStep[] = [];
   readonly messages: ModelMessage[] = [];
-  exitStatus = "error";
+  exitStatus: TrajectoryExitStatus = "error";
   submission: string | undefined;
   outcome: MiniOutcome = { status: "agent-error", message: "the agent did not end" };
   modelSteps = 0;

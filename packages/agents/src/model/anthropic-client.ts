@@ -1,6 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { usageFromWire } from "@distdebug/schema";
-import { callModel, MalformedReply } from "./call-model.js";
+import { callModel, malformedReply } from "./call-model.js";
 import type { CreateModelClientOptions, ModelClient } from "./model-types.js";
 
 /** `max_tokens` sent to Anthropic when `model.parameters` names none (the API requires it). */
@@ -39,13 +39,13 @@ export function createAnthropicClient(options: CreateModelClientOptions): ModelC
           },
           { ...request, maxRetries: 0 },
         );
-        if (!Array.isArray(body?.content)) throw new MalformedReply("the body has no content list");
+        if (!Array.isArray(body?.content)) throw malformedReply("the body has no content list");
         const content = body.content
           .map((block) => (block.type === "text" ? block.text : ""))
           .join("");
         const tokens = usageFromWire("anthropic", body);
         if (!tokens)
-          throw new MalformedReply("the body has no usage object (tokens cannot be counted)");
+          throw malformedReply("the body has no usage object (tokens cannot be counted)");
         return {
           content,
           tokens,

@@ -20,13 +20,11 @@ interface SdkErrorLike {
 }
 
 /** A reply body that does not have the protocol's shape (code `MALFORMED_REPLY`). Never retried. */
-export class MalformedReply extends DistDebugError {
-  constructor(problem: string) {
-    super({
-      code: "MALFORMED_REPLY",
-      message: `${problem}; the endpoint does not speak the configured protocol: check model.provider and model.baseUrl`,
-    });
-  }
+export function malformedReply(problem: string): DistDebugError {
+  return new DistDebugError({
+    code: "MALFORMED_REPLY",
+    message: `${problem}; the endpoint does not speak the configured protocol: check model.provider and model.baseUrl`,
+  });
 }
 
 function sdkError(error: unknown): SdkErrorLike | undefined {
@@ -47,7 +45,8 @@ const isUserAbort = (error: unknown) =>
  * generating (and billing) the reply still, and each retry would be another generation.
  */
 function classify(error: unknown): RetryVerdict {
-  if (error instanceof MalformedReply || error instanceof SyntaxError) return { retryable: false };
+  if (DistDebugError.hasCode(error, "MALFORMED_REPLY") || error instanceof SyntaxError)
+    return { retryable: false };
   if (isUserAbort(error) || isTimeout(error)) return { retryable: false };
   if (isConnection(error)) return { retryable: neverSent(error) };
   const e = sdkError(error);
@@ -62,7 +61,7 @@ function classify(error: unknown): RetryVerdict {
 }
 
 function describe(error: unknown, timeoutMs: number): string {
-  if (error instanceof MalformedReply) return `malformed reply: ${error.message}`;
+  if (DistDebugError.hasCode(error, "MALFORMED_REPLY")) return `malformed reply: ${error.message}`;
   if (error instanceof SyntaxError)
     return `malformed reply: the body is not JSON (${error.message})`;
   if (isTimeout(error)) return `no reply within ${timeoutMs} ms`;

@@ -1,6 +1,6 @@
 import { usageFromWire } from "@distdebug/schema";
 import OpenAI from "openai";
-import { callModel, MalformedReply } from "./call-model.js";
+import { callModel, malformedReply } from "./call-model.js";
 import type { CreateModelClientOptions, ModelClient } from "./model-types.js";
 
 /** The OpenAI-compatible Chat Completions client (see `createModelClient`). */
@@ -27,13 +27,13 @@ export function createOpenAiClient(options: CreateModelClientOptions): ModelClie
         );
         const choice = Array.isArray(body?.choices) ? body.choices[0] : undefined;
         if (!choice || typeof choice.message !== "object" || choice.message === null)
-          throw new MalformedReply("the body has no choices[0].message");
+          throw malformedReply("the body has no choices[0].message");
         const content = choice.message.content;
         if (content !== null && content !== undefined && typeof content !== "string")
-          throw new MalformedReply("choices[0].message.content is not a string");
+          throw malformedReply("choices[0].message.content is not a string");
         const tokens = usageFromWire("openai", body);
         if (!tokens)
-          throw new MalformedReply("the body has no usage object (tokens cannot be counted)");
+          throw malformedReply("the body has no usage object (tokens cannot be counted)");
         return {
           content: content ?? "",
           tokens,

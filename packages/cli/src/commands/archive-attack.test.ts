@@ -6,14 +6,8 @@ import { pipeline } from "node:stream/promises";
 import { createGzip, gzipSync } from "node:zlib";
 import { serialize, sha256Hex } from "@distdebug/schema";
 import { readTarGz, type TarEntry } from "@distdebug/submission";
-import {
-  type BaselineResults,
-  baselineResults,
-  paxRecords,
-  type RawTarEntry,
-  rawTar,
-  testdir,
-} from "@distdebug/test-utils";
+import { type BaselineResults, baselineResults } from "@distdebug/test-fixtures";
+import { paxRecords, type RawTarEntry, rawTar, testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
 import { captureIO } from "../testing/capture-io.js";

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { basename, dirname, relative, resolve, sep } from "node:path";
 import { type AtomIndex, createEvaluator, directoryReader } from "@distdebug/evaluator";
-import { defineCommand, optionalString, UsageError } from "../command.js";
+import { defineCommand, optionalString, usageError } from "../command.js";
 import { requireDirectory } from "./evaluate.js";
 
 function render(index: AtomIndex, text: string): string {
@@ -29,7 +29,7 @@ export default defineCommand({
   },
   async run(args, io) {
     const [file, ...rest] = args.positionals;
-    if (file === undefined || rest.length > 0) throw new UsageError("name exactly one file");
+    if (file === undefined || rest.length > 0) throw usageError("name exactly one file");
     const sourceOption = optionalString(args, "source");
     let root: string;
     let path: string;

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { checkDataset, type DatasetCounts, formatProblem } from "@distdebug/dataset";
-import { defineCommand, UsageError } from "../command.js";
+import { defineCommand, usageError } from "../command.js";
 
 function countLine(record: Record<string, number>): string {
   return Object.entries(record)
@@ -29,7 +29,7 @@ export default defineCommand({
     "Validates a dataset folder (dataset.json, every incident.json, report, artifact and gold.json, and repositories stored as data) and prints its counts. Lists every problem at once; exits 1 when there is any.",
   options: {},
   async run(args, io) {
-    if (args.positionals.length !== 1) throw new UsageError("name one dataset folder");
+    if (args.positionals.length !== 1) throw usageError("name one dataset folder");
     const dir = args.positionals[0]!;
     const check = await checkDataset(resolve(io.cwd, dir));
     if (args.values.json) {

@@ -1,13 +1,13 @@
 import { selectIncidents } from "@distdebug/dataset";
 import { Language } from "@distdebug/schema";
-import { defineCommand, stringList, UsageError } from "../command.js";
+import { defineCommand, stringList, usageError } from "../command.js";
 import { loadDatasetArg } from "../dataset-arg.js";
 
 function languages(values: string[]): Language[] {
   return values.map((value) => {
     const parsed = Language.safeParse(value);
     if (!parsed.success)
-      throw new UsageError(
+      throw usageError(
         `--language: expected one of ${Language.options.join(", ")}, found ${JSON.stringify(value)}`,
       );
     return parsed.data;
@@ -24,7 +24,7 @@ export default defineCommand({
     language: { type: "string", multiple: true, description: "language (java, go, ...)" },
   },
   async run(args, io) {
-    if (args.positionals.length !== 1) throw new UsageError("name one dataset folder");
+    if (args.positionals.length !== 1) throw usageError("name one dataset folder");
     const dataset = await loadDatasetArg(args.positionals[0]!, io.cwd);
     const picked = selectIncidents(dataset, {
       ids: stringList(args, "id"),

@@ -1,6 +1,6 @@
 import { incidentTask, loadGold } from "@distdebug/dataset";
 import { DistDebugError } from "@distdebug/schema";
-import { defineCommand, UsageError } from "../command.js";
+import { defineCommand, usageError } from "../command.js";
 import { loadDatasetArg } from "../dataset-arg.js";
 
 export default defineCommand({
@@ -11,8 +11,7 @@ export default defineCommand({
     gold: { type: "boolean", description: "also show the gold labels and the fix" },
   },
   async run(args, io) {
-    if (args.positionals.length !== 2)
-      throw new UsageError("name a dataset folder and an incident id");
+    if (args.positionals.length !== 2) throw usageError("name a dataset folder and an incident id");
     const [dir, id] = args.positionals as [string, string];
     const dataset = await loadDatasetArg(dir, io.cwd);
     const entry = dataset.incidents.find((item) => item.id === id);

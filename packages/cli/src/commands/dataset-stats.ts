@@ -1,5 +1,5 @@
 import { type DatasetStats, datasetStats } from "@distdebug/dataset";
-import { defineCommand, UsageError } from "../command.js";
+import { defineCommand, usageError } from "../command.js";
 import { loadDatasetArg } from "../dataset-arg.js";
 
 function percent(value: number): string {
@@ -90,7 +90,7 @@ export default defineCommand({
     "Prints a dataset's shape beside the benchmark paper's: systems, languages, categories, the share of reports that do not name the causal method or have no usable stack trace, gold blocks per incident and the median block length. Reads only the dataset's files (no repository).",
   options: {},
   async run(args, io) {
-    if (args.positionals.length !== 1) throw new UsageError("name one dataset folder");
+    if (args.positionals.length !== 1) throw usageError("name one dataset folder");
     const stats = await datasetStats(await loadDatasetArg(args.positionals[0]!, io.cwd));
     io.stdout(args.values.json ? `${JSON.stringify(stats, null, 2)}\n` : renderStats(stats));
     return 0;

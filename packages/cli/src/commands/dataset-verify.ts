@@ -7,7 +7,7 @@ import {
   optionalPositiveInt,
   optionalString,
   stringList,
-  UsageError,
+  usageError,
 } from "../command.js";
 import { loadDatasetArg, MIRROR_OPTION, mirrorsFromArgs } from "../dataset-arg.js";
 import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
@@ -36,7 +36,7 @@ export default defineCommand({
     ...CACHE_DIR_OPTION,
   },
   async run(args, io) {
-    if (args.positionals.length !== 1) throw new UsageError("name one dataset folder");
+    if (args.positionals.length !== 1) throw usageError("name one dataset folder");
     const dataset = await loadDatasetArg(args.positionals[0]!, io.cwd);
     const patterns = stringList(args, "bug").map(globToRegExp);
     const incidents = dataset.incidents.filter(

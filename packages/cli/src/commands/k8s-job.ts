@@ -10,7 +10,7 @@ import {
   parsePositiveInt,
   requireString,
   stringList,
-  UsageError,
+  usageError,
 } from "../command.js";
 import { buildJobManifest } from "../k8s/job-manifest.js";
 
@@ -49,7 +49,7 @@ export default defineCommand({
   },
   async run(args, io) {
     if (args.positionals.length > 0)
-      throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
+      throw usageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
     const file = resolve(io.cwd, requireString(args, "config"));
     const config = await loadConfig({ files: [file] });
     const configText = await readFile(file, "utf8");
@@ -93,7 +93,7 @@ export default defineCommand({
 function nonNegative(text: string): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < 0)
-    throw new UsageError(
+    throw usageError(
       `--backoff-limit-per-index: expected a whole number >= 0, found ${JSON.stringify(text)}`,
     );
   return value;

@@ -6,7 +6,7 @@ import {
   suggestGoldBlocksFromTrees,
 } from "@distdebug/evaluator";
 import { serialize } from "@distdebug/schema";
-import { defineCommand, optionalString, requireString, UsageError } from "../command.js";
+import { defineCommand, optionalString, requireString, usageError } from "../command.js";
 import { requireDirectory } from "./evaluate.js";
 
 export default defineCommand({
@@ -23,7 +23,7 @@ export default defineCommand({
     const fixed = optionalString(args, "fixed");
     const diff = optionalString(args, "diff");
     if ((fixed === undefined) === (diff === undefined))
-      throw new UsageError("give either --fixed <dir> or --diff <file>");
+      throw usageError("give either --fixed <dir> or --diff <file>");
     await requireDirectory(buggyDir, "buggy");
     let suggestion: Awaited<ReturnType<typeof suggestGoldBlocksFromTrees>>;
     if (fixed !== undefined) {
@@ -33,7 +33,7 @@ export default defineCommand({
     } else {
       const diffFile = diff as string;
       const text = await readFile(resolve(io.cwd, diffFile), "utf8").catch((error: unknown) => {
-        throw new UsageError(
+        throw usageError(
           `--diff ${diffFile}: cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`,
         );
       });

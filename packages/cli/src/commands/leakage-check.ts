@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { checkLeakage, type GitEngine } from "@distdebug/workspace";
-import { defineCommand, optionalString, stringList, UsageError } from "../command.js";
+import { defineCommand, optionalString, stringList, usageError } from "../command.js";
 
 export default defineCommand({
   usage: "leakage-check <dir> [--needle X]... [--repo <path> --fix-commit <sha>]",
@@ -22,17 +22,17 @@ export default defineCommand({
   },
   async run(args, io) {
     const [dirArg, ...extra] = args.positionals;
-    if (!dirArg) throw new UsageError("name the workspace folder to check");
+    if (!dirArg) throw usageError("name the workspace folder to check");
     if (extra.length > 0)
-      throw new UsageError(`one workspace folder at a time, found ${args.positionals.length}`);
+      throw usageError(`one workspace folder at a time, found ${args.positionals.length}`);
     const repo = optionalString(args, "repo");
     const fixCommit = optionalString(args, "fix-commit");
     if ((repo === undefined) !== (fixCommit === undefined))
-      throw new UsageError("--repo and --fix-commit go together");
+      throw usageError("--repo and --fix-commit go together");
     const buggyCommit = optionalString(args, "buggy-commit");
     const engine = optionalString(args, "engine") ?? "auto";
     if (!["auto", "git", "isomorphic-git"].includes(engine))
-      throw new UsageError(
+      throw usageError(
         `--engine: expected auto, git or isomorphic-git, found ${JSON.stringify(engine)}`,
       );
     const report = await checkLeakage({

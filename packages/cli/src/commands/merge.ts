@@ -3,7 +3,7 @@ import { formatLeaderboard } from "@distdebug/report";
 import { mergeResults } from "@distdebug/results";
 import { scoreResults } from "@distdebug/runner";
 import { serialize } from "@distdebug/schema";
-import { defineCommand, requireString, UsageError } from "../command.js";
+import { defineCommand, requireString, usageError } from "../command.js";
 
 export default defineCommand({
   usage: "merge <results dir>... --out <dir> [--copy]",
@@ -14,11 +14,10 @@ export default defineCommand({
     copy: { type: "boolean", description: "copy files instead of hard-linking them" },
   },
   async run(args, io) {
-    if (args.positionals.length === 0) throw new UsageError("name the results folders to merge");
+    if (args.positionals.length === 0) throw usageError("name the results folders to merge");
     const outDir = resolve(io.cwd, requireString(args, "out"));
     const sources = args.positionals.map((dir) => resolve(io.cwd, dir));
-    if (sources.includes(outDir))
-      throw new UsageError("--out must not be one of the merged folders");
+    if (sources.includes(outDir)) throw usageError("--out must not be one of the merged folders");
     const merged = await mergeResults({
       sources,
       outDir,

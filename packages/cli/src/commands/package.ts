@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { attemptPath } from "@distdebug/results";
 import { serialize } from "@distdebug/schema";
 import { packageResults } from "@distdebug/submission";
-import { defineCommand, optionalString, parsePositiveInt, UsageError } from "../command.js";
+import { defineCommand, optionalString, parsePositiveInt, usageError } from "../command.js";
 import { loadDatasetArg } from "../dataset-arg.js";
 
 export default defineCommand({
@@ -31,7 +31,7 @@ export default defineCommand({
   },
   async run(args, io) {
     const dir = args.positionals[0];
-    if (!dir || args.positionals.length > 1) throw new UsageError("name one results folder");
+    if (!dir || args.positionals.length > 1) throw usageError("name one results folder");
     const out = optionalString(args, "out");
     const attempts = optionalString(args, "attempts");
     const datasetDir = optionalString(args, "dataset");
@@ -40,9 +40,7 @@ export default defineCommand({
     if (harnessText !== undefined) {
       const match = /^(.+)@([^@]+)$/.exec(harnessText);
       if (!match)
-        throw new UsageError(
-          `--harness: expected name@version, found ${JSON.stringify(harnessText)}`,
-        );
+        throw usageError(`--harness: expected name@version, found ${JSON.stringify(harnessText)}`);
       harness = { name: match[1]!, version: match[2]! };
     }
     const incidents = datasetDir

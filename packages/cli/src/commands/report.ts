@@ -15,7 +15,7 @@ import {
   writeReport,
 } from "@distdebug/report";
 import { serialize } from "@distdebug/schema";
-import { defineCommand, optionalString, UsageError } from "../command.js";
+import { defineCommand, optionalString, usageError } from "../command.js";
 import { errorMessage } from "../error-text.js";
 import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
 
@@ -100,10 +100,10 @@ export default defineCommand({
     ...CACHE_DIR_OPTION,
   },
   async run(args, io) {
-    if (args.positionals.length === 0) throw new UsageError("name at least one results folder");
+    if (args.positionals.length === 0) throw usageError("name at least one results folder");
     const format = optionalString(args, "format") ?? "text";
     if (!["text", "markdown", "none"].includes(format))
-      throw new UsageError(
+      throw usageError(
         `--format: expected text, markdown or none, found ${JSON.stringify(format)}`,
       );
     const outDir = resolve(io.cwd, optionalString(args, "out") ?? "report");

@@ -21,7 +21,7 @@ import {
   optionalString,
   parsePositiveInt,
   stringList,
-  UsageError,
+  usageError,
 } from "../command.js";
 import { loadDatasetArg, MIRROR_OPTION, mirrorsFromArgs } from "../dataset-arg.js";
 import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
@@ -35,11 +35,10 @@ async function chooseDataset(
 ): Promise<Dataset> {
   if (datasetDir) return loadDatasetArg(datasetDir, cwd);
   const bundled = bundledDatasets();
-  if (bundled.length === 0)
-    throw new UsageError("no bundled dataset was found; pass --dataset <dir>");
+  if (bundled.length === 0) throw usageError("no bundled dataset was found; pass --dataset <dir>");
   if (bugs.length === 0) {
     const example = bundled.find((entry) => entry.name === "example");
-    if (!example) throw new UsageError("the example dataset is missing; pass --dataset <dir>");
+    if (!example) throw usageError("the example dataset is missing; pass --dataset <dir>");
     return loadDataset(example.dir);
   }
   // The first bundled dataset in which every --bug matches an incident.
@@ -82,9 +81,7 @@ async function chooseConfig(
     );
   const type = agent ?? "baseline";
   if (!["baseline", "mini", "command"].includes(type))
-    throw new UsageError(
-      `--agent: expected baseline, mini or command, found ${JSON.stringify(type)}`,
-    );
+    throw usageError(`--agent: expected baseline, mini or command, found ${JSON.stringify(type)}`);
   // --set applies to the built-in config too (without --config it names only the agent).
   const given = [
     agent === undefined ? "the built-in baseline config" : `--agent ${agent}`,
@@ -117,9 +114,7 @@ function outDirOf(args: CommandArgs, config: RunConfig, shard: Shard | undefined
   const out = optionalString(args, "out");
   const resultsDir = optionalString(args, "results-dir");
   if (out !== undefined && resultsDir !== undefined)
-    throw new UsageError(
-      "--out and --results-dir exclude each other: --out names the folder itself",
-    );
+    throw usageError("--out and --results-dir exclude each other: --out names the folder itself");
   if (out !== undefined) return out;
   return join(resultsDir ?? "results", shardOutName(config.name ?? "run", shard));
 }
@@ -183,11 +178,11 @@ export default defineCommand({
       dataset.incidents.map((incident) => incident.id),
     );
     if (missing.length > 0)
-      throw new UsageError(`no incident of ${dataset.dir} matches ${missing.join(", ")}`);
+      throw usageError(`no incident of ${dataset.dir} matches ${missing.join(", ")}`);
     const incidents =
       bugs.length > 0 ? selectIncidents(dataset, { ids: bugs }) : [...dataset.incidents];
     if (incidents.length === 0)
-      throw new UsageError(`no incident of ${dataset.dir} matches ${bugs.join(", ")}`);
+      throw usageError(`no incident of ${dataset.dir} matches ${bugs.join(", ")}`);
     const outDir = resolve(io.cwd, outDirOf(args, config, shard));
     const runs = optionalString(args, "runs");
     const concurrency = optionalString(args, "concurrency");

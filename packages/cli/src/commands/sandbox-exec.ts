@@ -12,7 +12,7 @@ import {
   defineCommand,
   optionalString,
   parseDuration,
-  UsageError,
+  usageError,
 } from "../command.js";
 import type { CliIO } from "../io.js";
 
@@ -29,7 +29,7 @@ async function readPolicy(file: string | undefined, cwd: string): Promise<Sandbo
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--policy ${file}: not valid JSON (${(error as Error).message})`);
+    throw usageError(`--policy ${file}: not valid JSON (${(error as Error).message})`);
   }
   return parseSandboxPolicy(value, { source: file });
 }
@@ -64,18 +64,18 @@ export default defineCommand({
   },
   async run(args, io) {
     const workspace = pathOption(args, "workspace", io.cwd);
-    if (workspace === undefined) throw new UsageError("--workspace is required");
-    if (args.positionals.length === 0) throw new UsageError("name the command after --");
+    if (workspace === undefined) throw usageError("--workspace is required");
+    if (args.positionals.length === 0) throw usageError("name the command after --");
     const mode = optionalString(args, "mode") ?? "auto";
     if (!(modes as readonly string[]).includes(mode))
-      throw new UsageError(
+      throw usageError(
         `--mode: expected one of ${modes.join(", ")}, found ${JSON.stringify(mode)}`,
       );
     let policy = await readPolicy(optionalString(args, "policy"), io.cwd);
     const backend = optionalString(args, "backend");
     if (backend !== undefined) {
       if (backend !== "bubblewrap" && backend !== "no-sandbox")
-        throw new UsageError(
+        throw usageError(
           `--backend: expected bubblewrap or no-sandbox, found ${JSON.stringify(backend)}`,
         );
       policy = { ...policy, backend };

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseSummary } from "@distdebug/schema";
-import { baselineResults } from "@distdebug/test-utils";
+import { baselineResults } from "@distdebug/test-fixtures";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
 import { captureIO } from "../testing/capture-io.js";

@@ -9,7 +9,7 @@ import {
   optionalString,
   parsePositiveInt,
   stringList,
-  UsageError,
+  usageError,
 } from "../command.js";
 import { loadDatasetArg, MIRROR_OPTION, mirrorsFromArgs } from "../dataset-arg.js";
 import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
@@ -18,7 +18,7 @@ import { gateFailures, parseMetricFloors } from "../score-gates.js";
 function parseSeed(text: string): number {
   const value = Number(text);
   if (!/^\d+$/.test(text) || value > 0xffff_ffff)
-    throw new UsageError(
+    throw usageError(
       `--seed: expected a whole number from 0 to 4294967295, found ${JSON.stringify(text)}`,
     );
   return value;
@@ -63,7 +63,7 @@ export default defineCommand({
   },
   async run(args, io) {
     const dir = args.positionals[0];
-    if (!dir || args.positionals.length > 1) throw new UsageError("name one results folder");
+    if (!dir || args.positionals.length > 1) throw usageError("name one results folder");
     const attemptsText = optionalString(args, "attempts");
     const attempts =
       attemptsText === undefined ? undefined : parsePositiveInt(attemptsText, "attempts", 1);

@@ -8,7 +8,7 @@ import {
   parsePositiveInt,
   requireString,
   stringList,
-  UsageError,
+  usageError,
 } from "../command.js";
 import { buildArrayScript } from "../slurm/array-script.js";
 
@@ -50,7 +50,7 @@ export default defineCommand({
   },
   async run(args, io) {
     if (args.positionals.length > 0)
-      throw new UsageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
+      throw usageError(`unexpected argument ${JSON.stringify(args.positionals[0])}`);
     const configPath = requireString(args, "config");
     const config = await loadConfig({ files: [resolve(io.cwd, configPath)] });
     const text = (name: string) => optionalString(args, name);

@@ -7,7 +7,7 @@ import {
   parseAnyFile,
   readFileChecked,
 } from "@distdebug/schema";
-import { defineCommand, UsageError } from "../command.js";
+import { defineCommand, usageError } from "../command.js";
 import { errorMessage } from "../error-text.js";
 import { MAX_BLOCKS_OPTION, scoringParameters } from "../scoring-options.js";
 
@@ -64,7 +64,7 @@ export default defineCommand({
     'Checks each file against its DistDebug format, told by its "format" field (YAML files are run configs; mini-swe-agent trajectories are recognized and converted). A diagnosis is valid here exactly when evaluate, run and score accept it (at most --max-diagnosis-blocks blocks, default 200). Exits 1 when any file is invalid.',
   options: { ...MAX_BLOCKS_OPTION },
   async run(args, io) {
-    if (args.positionals.length === 0) throw new UsageError("name at least one file to validate");
+    if (args.positionals.length === 0) throw usageError("name at least one file to validate");
     const { maxDiagnosisBlocks } = scoringParameters(args);
     const verdicts: Verdict[] = [];
     for (const file of args.positionals)

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { attemptPath } from "@distdebug/results";
 import { serialize } from "@distdebug/schema";
 import { verifySubmission } from "@distdebug/submission";
-import { defineCommand, optionalString, parsePositiveInt, UsageError } from "../command.js";
+import { defineCommand, optionalString, parsePositiveInt, usageError } from "../command.js";
 import { loadDatasetArg } from "../dataset-arg.js";
 import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
 
@@ -25,7 +25,7 @@ export default defineCommand({
   },
   async run(args, io) {
     const archive = args.positionals[0];
-    if (!archive || args.positionals.length > 1) throw new UsageError("name one archive");
+    if (!archive || args.positionals.length > 1) throw usageError("name one archive");
     const datasetDir = optionalString(args, "dataset");
     const attempts = optionalString(args, "attempts");
     const cacheDir = cacheDirOf(optionalString(args, "cache-dir"), io);

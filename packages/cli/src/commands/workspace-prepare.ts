@@ -10,7 +10,7 @@ import {
   optionalString,
   requireString,
   stringList,
-  UsageError,
+  usageError,
 } from "../command.js";
 import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
 import { TERMINAL } from "../render/terminal-text.js";
@@ -43,7 +43,7 @@ export default defineCommand({
     const out = resolve(io.cwd, requireString(args, "out"));
     const engine = optionalString(args, "engine") ?? "auto";
     if (!engines.has(engine))
-      throw new UsageError(
+      throw usageError(
         `--engine: expected auto, git or isomorphic-git, found ${JSON.stringify(engine)}`,
       );
     const repo = isUrl(repoArg) ? repoArg : resolve(io.cwd, repoArg);

@@ -1,4 +1,5 @@
 import type { AttemptPhase, RunEvent } from "@distdebug/runner";
+import { errorHeadline } from "@distdebug/schema";
 import type { CliIO } from "../io.js";
 import { TERMINAL } from "./terminal-text.js";
 
@@ -39,7 +40,7 @@ function resultLine(event: Extract<RunEvent, { type: "attempt-end" }>): string {
   const metrics = scored
     ? ` coverage ${(scored.blockCoverage * 100).toFixed(1)} precision ${(scored.blockPrecision * 100).toFixed(1)}`
     : "";
-  const why = record.error ? ` (${record.error.message.split("\n")[0]})` : "";
+  const why = record.error ? ` (${errorHeadline(record.error.message)})` : "";
   return `${event.incidentId} attempt ${event.attempt}: ${record.status}${metrics}${why} ${(record.durationMs / 1000).toFixed(1)}s`;
 }
 

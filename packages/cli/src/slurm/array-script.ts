@@ -1,6 +1,6 @@
 import { apiKeyEnvName } from "@distdebug/agents";
 import type { RunConfig } from "@distdebug/schema";
-import { UsageError } from "../command.js";
+import { usageError } from "../command.js";
 
 /** Options of {@link buildArrayScript}; every default is stated. */
 export interface ArrayScriptOptions {
@@ -63,7 +63,7 @@ const directivePatterns = {
 
 function directive(name: keyof typeof directivePatterns, value: string): string {
   if (!directivePatterns[name].test(value))
-    throw new UsageError(
+    throw usageError(
       `--${name === "job-name" ? "name" : name}: ${JSON.stringify(value)} is not a value Slurm takes for --${name} (expected e.g. ${examples[name]})`,
     );
   return `#SBATCH --${name}=${value}`;
@@ -115,7 +115,7 @@ function keyCheck(config: RunConfig): string[] {
   if (!config.model) return [];
   const name = apiKeyEnvName(config.model);
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-    throw new UsageError(
+    throw usageError(
       `model.apiKeyEnv: ${JSON.stringify(name)} is not an environment variable name`,
     );
   const message = `distdebug: ${name} is not set; export it before sbatch (the tasks take the submitting user's environment)`;
@@ -138,7 +138,7 @@ function keyCheck(config: RunConfig): string[] {
  * task resumes its shard folder: finished attempts are kept, interrupted ones rerun. Every
  * value that reaches the shell is single-quoted; `#SBATCH` values are checked instead.
  *
- * @throws UsageError for a directive value Slurm would not take.
+ * @throws DistDebugError `USAGE` for a directive value Slurm would not take.
  * @example
  * ```ts
  * const script = buildArrayScript({ config, configPath: "configs/baseline/default.yaml", shards: 8, out: "results/shards" });

@@ -1,4 +1,5 @@
 import { LineCounter, Parser, type YAMLError } from "yaml";
+import { errorHeadline } from "../error-message.js";
 
 /** A place in a text: 1-based line and column. */
 interface Place {
@@ -77,7 +78,7 @@ export function describeYamlError(
     .filter((item) => item.offset <= error.pos[0])
     .at(-1);
   const at: Place = opener ? counter.linePos(opener.offset) : counter.linePos(error.pos[0]);
-  const said = error.message.split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+  const said = errorHeadline(error).replace(/ at line \d+, column \d+:?$/, "");
   const message = `line ${at.line}, column ${at.col}: ${opener ? `${opener.what} (${said})` : said}\n${codeFrame(text, at)}`;
   return { message, line: at.line };
 }

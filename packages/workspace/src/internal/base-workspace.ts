@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { DistDebugError, writeFileAtomic } from "@distdebug/schema";
 import type { WorkspaceEvent } from "../events.js";
-import { copyTree, digestTreeSync, type Owner } from "./copy-tree.js";
+import { copyTreeSync, digestTreeSync, type Owner } from "./copy-tree.js";
 import type { MaterializeResult } from "./materialize.js";
 import { removeStaleSiblings, tempSibling, withLock } from "./temp-files.js";
 
@@ -12,13 +12,14 @@ export type BuiltWorkspace = MaterializeResult & { sourceCommit: string };
 
 /** `complete.json` of a cached base workspace: written last, so its presence means complete. */
 interface BaseMarker {
-  format: "distdebug.workspace-base/1";
-  digest: string;
+  format: typeof BASE_FORMAT;
+  /** The tree's entries with every file's contents hashed (see `copyTreeSync`). */
+  contentDigest: string;
   entries: number;
   build: Omit<MaterializeResult, "bytes"> & { bytes: number; sourceCommit: string };
 }
 
-const BASE_FORMAT = "distdebug.workspace-base/1";
+const BASE_FORMAT = "distdebug.workspace-base/2";
 
 /** How a base workspace is found or built in the cache, and copied out. */
 export interface BaseWorkspaceOptions {
@@ -29,7 +30,8 @@ export interface BaseWorkspaceOptions {
   /** Builds the base workspace into the given (not yet existing) folder. */
   build: (target: string) => Promise<BuiltWorkspace>;
   owner?: Owner | undefined;
-  copyMethod?: "auto" | "node" | undefined;
+  /** The atime and mtime of every entry of the copy, in seconds. */
+  time: number;
   signal?: AbortSignal | undefined;
   emit: (event: WorkspaceEvent) => void;
 }
@@ -40,14 +42,19 @@ export interface CopiedBase {
   /** The pristine base in the cache; undefined when built without one. */
   baseDir: string | undefined;
   cacheHit: boolean;
+  /**
+   * The digest of the copy's manifest and contents, computed from the bytes written: equal to
+   * the base's as recorded when it was built. Undefined when built without a cache.
+   */
+  contentDigest: string | undefined;
   buildMs: number;
   copyMs: number;
 }
 
 /**
  * Copies the cached base workspace to `target`, building it first when missing or damaged.
- * A copy that does not match the recorded digest discards the entry and rebuilds it once;
- * a second mismatch is `CACHE_CORRUPT`.
+ * A copy whose contents (as written) do not match the digest recorded when the base was built
+ * discards the entry and rebuilds it once; a second mismatch is `CACHE_CORRUPT`.
  */
 export async function copyBaseWorkspace(
   options: BaseWorkspaceOptions,
@@ -62,14 +69,17 @@ export async function copyBaseWorkspace(
     const found = await findOrBuildBase(options, entry, key);
     buildMs += found.buildMs;
     const t1 = performance.now();
-    const copied = await copyTree(baseDir, target, {
-      owner: options.owner,
-      signal: options.signal,
-      ...(options.copyMethod ? { method: options.copyMethod } : {}),
-    });
+    const copied = copyTreeSync(baseDir, target, options);
     copyMs += performance.now() - t1;
-    if (copied.digest === found.marker.digest)
-      return { built: found.marker.build, baseDir, cacheHit: found.cacheHit, buildMs, copyMs };
+    if (copied.contentDigest === found.marker.contentDigest)
+      return {
+        built: found.marker.build,
+        baseDir,
+        cacheHit: found.cacheHit,
+        contentDigest: copied.contentDigest,
+        buildMs,
+        copyMs,
+      };
     await discardMismatch(options, target, entry, key, round);
   }
 }
@@ -127,7 +137,7 @@ async function buildBase(options: BaseWorkspaceOptions, entry: string): Promise<
     const walk = digestTreeSync(join(staging, "tree"));
     const fresh: BaseMarker = {
       format: BASE_FORMAT,
-      digest: walk.digest,
+      contentDigest: walk.contentDigest,
       entries: walk.entries,
       build: result,
     };
@@ -153,7 +163,7 @@ async function discardMismatch(
     type: "cache-discard",
     key,
     baseDir: entry,
-    reason: "the files differ from the digest in complete.json",
+    reason: "the files differ from the digest of their contents in complete.json",
   });
   if (round >= 1)
     throw new DistDebugError({
@@ -171,7 +181,7 @@ async function exists(path: string): Promise<boolean> {
 async function readMarker(path: string): Promise<BaseMarker | undefined> {
   try {
     const marker = JSON.parse(await readFile(path, "utf8")) as BaseMarker;
-    if (marker.format !== BASE_FORMAT || typeof marker.digest !== "string") return undefined;
+    if (marker.format !== BASE_FORMAT || typeof marker.contentDigest !== "string") return undefined;
     return marker;
   } catch {
     return undefined;

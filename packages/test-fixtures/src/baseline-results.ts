@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { type Dataset, loadDataset } from "@distdebug/dataset";
 import { runBenchmark, scoreResults } from "@distdebug/runner";
 import { parseRunConfig, serialize } from "@distdebug/schema";
-import { exampleDatasetDir } from "./repo-paths.js";
+import { exampleDatasetDir } from "@distdebug/test-utils";
 
 /** A scored results folder made by {@link baselineResults}. */
 export interface BaselineResults {
@@ -26,7 +26,7 @@ const exampleDir = exampleDatasetDir();
  *
  * @example
  * ```ts
- * import { baselineResults } from "@distdebug/test-utils";
+ * import { baselineResults } from "@distdebug/test-fixtures";
  * const { resultsDir, cacheDir } = await baselineResults("report-test");
  * ```
  */

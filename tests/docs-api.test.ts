@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
-const root = join(import.meta.dirname, "../../..");
+const root = join(import.meta.dirname, "..");
 const apiDir = join(root, "docs/api");
 const scratch = mkdtempSync(join(tmpdir(), "distdebug-api-docs-"));
 

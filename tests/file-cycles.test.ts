@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
+import { repoRoot } from "@distdebug/test-utils";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "./repo-paths.js";
 
 /**
  * ARCHITECTURE.md, "Seams": no circles, even inside a package; shared types get their own

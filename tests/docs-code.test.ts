@@ -2,29 +2,20 @@ import { spawnSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { parseAnyFile } from "@distdebug/schema";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   blockFile,
   blocks,
-  createDocsScratch,
-  type DocsScratch,
+  docsScratchForFile,
   pages,
   root,
   shBlocks,
   tsBlocks,
   tsxLoader,
   where,
-} from "./testing/docs-blocks.js";
+} from "./docs-blocks.js";
 
-let scratch: DocsScratch;
-
-beforeAll(async () => {
-  scratch = await createDocsScratch();
-}, 60_000);
-
-afterAll(async () => {
-  await scratch?.remove();
-});
+const scratch = docsScratchForFile();
 
 describe("docs code blocks", () => {
   it("has pages with code blocks of every checked kind", () => {
@@ -50,11 +41,11 @@ describe("docs code blocks", () => {
 
   it("ts blocks type-check against the workspace packages", { timeout: 240_000 }, async () => {
     for (const block of tsBlocks)
-      await writeFile(blockFile(scratch.dir, block), `${block.code}export {};\n`);
+      await writeFile(blockFile(scratch().dir, block), `${block.code}export {};\n`);
     const result = spawnSync(
       process.execPath,
-      [join(root, "node_modules/typescript/bin/tsc"), "-p", join(scratch.dir, "tsconfig.json")],
-      { encoding: "utf8", cwd: scratch.dir },
+      [join(root, "node_modules/typescript/bin/tsc"), "-p", join(scratch().dir, "tsconfig.json")],
+      { encoding: "utf8", cwd: scratch().dir },
     );
     // Only errors in the blocks count; another package's work in progress is not the docs' fault.
     const ours = result.stdout
@@ -63,7 +54,7 @@ describe("docs code blocks", () => {
       .map((line) => {
         const match = /^blocks\/(.+?)\.mts\((\d+),\d+\): (.*)$/.exec(line);
         const block = tsBlocks.find((candidate) =>
-          blockFile(scratch.dir, candidate).endsWith(`/${match?.[1]}.mts`),
+          blockFile(scratch().dir, candidate).endsWith(`/${match?.[1]}.mts`),
         );
         return block && match
           ? `${block.page}:${block.line + Number(match[2])}: ${match[3]}`
@@ -77,15 +68,15 @@ describe("docs code blocks", () => {
       .filter((block) => block.flags.includes("run"))
       .map((block) => [where(block), block] as const),
   )("ts run block %s runs", { timeout: 60_000 }, async (_name, block) => {
-    const file = blockFile(scratch.dir, block);
+    const file = blockFile(scratch().dir, block);
     await writeFile(file, `${block.code}export {};\n`);
-    const cwd = await scratch.project(
+    const cwd = await scratch().project(
       `ts-${block.page.replace(/[^A-Za-z0-9]+/g, "_")}-${block.line}`,
     );
     const result = spawnSync(
       process.execPath,
       ["--conditions=@distdebug/source", "--import", tsxLoader, file],
-      { encoding: "utf8", cwd, env: scratch.env() },
+      { encoding: "utf8", cwd, env: scratch().env() },
     );
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
@@ -102,9 +93,9 @@ describe("docs code blocks", () => {
         /(?:^|[\s;&|(])distdebug((?:\s+[a-z][a-z0-9-]*){1,2})/gm,
       )) {
         const words = match[1]!.trim().split(/\s+/);
-        const help = spawnSync(join(scratch.dir, "bin/distdebug"), [...words, "--help"], {
+        const help = spawnSync(join(scratch().dir, "bin/distdebug"), [...words, "--help"], {
           encoding: "utf8",
-          env: scratch.env(),
+          env: scratch().env(),
         });
         if (help.status !== 0)
           failures.push(`${where(block)}: distdebug ${words.join(" ")}: ${help.stderr.trim()}`);

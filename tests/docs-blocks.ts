@@ -10,6 +10,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { repoRoot } from "@distdebug/test-utils";
+import { afterAll, beforeAll } from "vitest";
 
 export const root = repoRoot;
 export const tsxLoader = join(root, "node_modules/tsx/dist/loader.mjs");
@@ -137,4 +138,19 @@ export async function createDocsScratch(): Promise<DocsScratch> {
 export function blockFile(scratch: string, block: Block): string {
   const name = `${block.page.replace(/[^A-Za-z0-9]+/g, "_")}_${block.line}.mts`;
   return join(scratch, "blocks", name);
+}
+
+/**
+ * The scratch folder of one test file: created before its tests (60 s: it links every package
+ * and writes the launcher on a loaded machine), removed after them. Call at the top of the file.
+ */
+export function docsScratchForFile(): () => DocsScratch {
+  let scratch: DocsScratch | undefined;
+  beforeAll(async () => {
+    scratch = await createDocsScratch();
+  }, 60_000);
+  afterAll(async () => {
+    await scratch?.remove();
+  });
+  return () => scratch!;
 }

@@ -1,9 +1,9 @@
 import { readdir, readFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { dirname, join, relative, resolve, sep } from "node:path";
+import { repoRoot } from "@distdebug/test-utils";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "./repo-paths.js";
 
 /**
  * The package table of ARCHITECTURE.md as data: who may import whom. Arrows point from
@@ -63,11 +63,35 @@ const TABLE: Record<string, { packages: readonly string[] | "*"; thirdParty: rea
     },
     // `k8s job` builds its manifest with the Kubernetes schemas and prints YAML.
     distdebug: { packages: "*", thirdParty: ["kubernetes-models", "yaml"] },
-    "@distdebug/test-utils": { packages: "*", thirdParty: ["*"] },
+    // a leaf below every package: temp dirs, git repositories, loopback servers
+    "@distdebug/test-utils": {
+      packages: ["@distdebug/schema"],
+      thirdParty: ["isomorphic-git", "vitest"],
+    },
+    // fixtures that need the pipeline (a scored results folder), above runner
+    "@distdebug/test-fixtures": {
+      packages: [
+        "@distdebug/schema",
+        "@distdebug/dataset",
+        "@distdebug/runner",
+        "@distdebug/test-utils",
+      ],
+      thirdParty: [],
+    },
   };
 
-/** What test files may import besides their package's row. */
-const TEST_PACKAGES = ["@distdebug/test-utils"];
+/**
+ * What test files (and `src/testing/`) may import besides their package's row: test-utils
+ * everywhere; test-fixtures (it loads the pipeline) only where the row allows the runner.
+ */
+function testPackageAllowed(importer: string, imported: string): boolean {
+  if (imported === "@distdebug/test-utils") return true;
+  const packages = TABLE[importer]?.packages;
+  return (
+    imported === "@distdebug/test-fixtures" &&
+    (packages === "*" || packages?.includes("@distdebug/runner") === true)
+  );
+}
 
 interface Package {
   name: string;
@@ -127,7 +151,7 @@ function mayImport(importer: string, imported: string, isTest: boolean): boolean
   const row = TABLE[importer];
   if (!row) return false;
   if (imported.startsWith("@distdebug/") || imported === "distdebug") {
-    if (isTest && TEST_PACKAGES.includes(imported)) return true;
+    if (isTest && testPackageAllowed(importer, imported)) return true;
     return imported === importer || row.packages === "*" || row.packages.includes(imported);
   }
   return isTest || matches(imported, row.thirdParty);
@@ -233,6 +257,14 @@ describe("the package table of ARCHITECTURE.md", () => {
       'import { c } from "@distdebug/workspace";',
       'import { d } from "./y.js";',
     ].join("\n");
+    const testFile = join(packagesDir, "dataset/src/testing/z.ts");
+    const testText = [
+      'import { testdir } from "@distdebug/test-utils";',
+      'import { baselineResults } from "@distdebug/test-fixtures";',
+    ].join("\n");
+    expect(forbiddenImports(packages[0]!, packages, testFile, testText)).toEqual([
+      "packages/dataset/src/testing/z.ts: @distdebug/dataset may not import @distdebug/test-fixtures",
+    ]);
     expect(forbiddenImports(packages[0]!, packages, file, text)).toEqual([
       "packages/dataset/src/x.ts: @distdebug/dataset may not import isomorphic-git",
       "packages/dataset/src/x.ts: @distdebug/dataset may not import @distdebug/runner",
@@ -252,9 +284,9 @@ describe("the error rules of STYLE.md", () => {
         lines.forEach((line, index) => {
           const where = `${relative(repoRoot, file)}:${index + 1}`;
           if (line.includes("throw new Error(")) problems.push(`${where}: throw new Error(`);
-          const subclass = /\bextends Error\b/.test(line);
+          const subclass = /\bextends (Error|DistDebugError)\b/.test(line);
           if (subclass && !file.endsWith(join("schema", "src", "errors.ts")))
-            problems.push(`${where}: extends Error`);
+            problems.push(`${where}: ${line.trim()}`);
         });
       }
     }

@@ -1,26 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { afterAll, beforeAll, describe, it } from "vitest";
-import {
-  createDocsScratch,
-  type DocsScratch,
-  runPages,
-  shBlocks,
-  where,
-} from "./testing/docs-blocks.js";
+import { describe, it } from "vitest";
+import { docsScratchForFile, runPages, shBlocks, where } from "./docs-blocks.js";
 
-let scratch: DocsScratch;
-
-beforeAll(async () => {
-  scratch = await createDocsScratch();
-}, 60_000);
-
-afterAll(async () => {
-  await scratch?.remove();
-});
+const scratch = docsScratchForFile();
 
 describe("docs commands", () => {
   it.each(runPages)("sh blocks of %s run in order", { timeout: 300_000 }, async (page) => {
-    const cwd = await scratch.project(page.replace(/[^A-Za-z0-9]+/g, "_"));
+    const cwd = await scratch().project(page.replace(/[^A-Za-z0-9]+/g, "_"));
     const pageBlocks = shBlocks.filter(
       (candidate) => candidate.page === page && !candidate.flags.includes("no-run"),
     );
@@ -28,7 +14,7 @@ describe("docs commands", () => {
       const result = spawnSync("bash", ["-e", "-c", block.code], {
         encoding: "utf8",
         cwd,
-        env: scratch.env(),
+        env: scratch().env(),
       });
       if (result.status !== 0)
         throw new Error(

@@ -1,0 +1,1 @@
+export { type BaselineResults, baselineResults } from "./baseline-results.js";

@@ -1,0 +1,3 @@
+import { defineDistdebugProject } from "../../vitest.shared.js";
+
+export default defineDistdebugProject("test-fixtures");
