@@ -16,6 +16,12 @@ export interface DatasetSourcesOptions {
   scratch: string;
   /** Why an incident's code cannot be shown, one line each. Default: not reported. */
   onWarning?: (message: string) => void;
+  /**
+   * The local mirror (a bare git folder) to read a remote incident's repository from instead
+   * of cloning it (e.g. `(incident) => mirrorOf(incident, mirrors)` of @distdebug/runner).
+   * Default: none, a remote repository is cloned into the cache.
+   */
+  mirror?: (incident: DatasetIncident) => Promise<string | undefined>;
 }
 
 /** What a report shows of an incident beside its results: its code and its gold blocks. */
@@ -36,7 +42,11 @@ async function materializeWorkspace(
   options: DatasetSourcesOptions,
   dir: string,
 ): Promise<string> {
-  const repository = await openIncidentRepository(incident, { cacheDir: options.cacheDir });
+  const mirror = await options.mirror?.(incident);
+  const repository = await openIncidentRepository(incident, {
+    cacheDir: options.cacheDir,
+    ...(mirror ? { mirror } : {}),
+  });
   const gold = await loadGold(incident);
   await prepareWorkspace({
     source: repository.gitdir,

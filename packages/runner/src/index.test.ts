@@ -9,6 +9,7 @@ describe("the public surface", () => {
       "checkShard",
       "findMirror",
       "incidentsOfShard",
+      "mirrorOf",
       "parseShard",
       "prepareIncident",
       "runAttempt",

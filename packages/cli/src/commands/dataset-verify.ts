@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { globToRegExp, type IncidentVerification, verifyIncident } from "@distdebug/dataset";
-import { findMirror, runPool } from "@distdebug/runner";
+import { mirrorOf, runPool } from "@distdebug/runner";
 import {
   defineCommand,
   optionalPositiveInt,
@@ -51,10 +51,7 @@ export default defineCommand({
     const concurrency = optionalPositiveInt(args, "concurrency") ?? 2;
     await runPool(incidents, { concurrency, signal: io.signal }, async (incident) => {
       const started = performance.now();
-      const source =
-        incident.repository.kind === "remote"
-          ? await findMirror(incident.repository.url, mirrors)
-          : undefined;
+      const source = await mirrorOf(incident, mirrors);
       const result = await verifyIncident({
         incident,
         cacheDir: join(cacheDir, "tmp"),

@@ -14,8 +14,10 @@ import {
   type ReportSources,
   writeReport,
 } from "@distdebug/report";
+import { mirrorOf } from "@distdebug/runner";
 import { serialize } from "@distdebug/schema";
 import { defineCommand, optionalString, usageError } from "../command.js";
+import { MIRROR_OPTION, mirrorsFromArgs } from "../dataset-arg.js";
 import { errorMessage } from "../error-text.js";
 import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
 
@@ -83,7 +85,7 @@ async function loadIncidents(
 }
 
 export default defineCommand({
-  usage: "report <results dir>... [--out report/]",
+  usage: "report <results dir>... [--out report/] [--mirror <folder | owner/name=<gitdir>>]...",
   description:
     "Prints the leaderboard of one or more scored results folders (block coverage, block precision and file coverage with 95% CI, localization gap, tokens and cost per run, failed attempts) and writes a static HTML report folder that opens from file:// with no network: forest plot, subgroup panels, run-to-run variation, and a page per attempt with the trajectory and the diagnosis beside the gold blocks on the source code. Each folder needs summary.json (distdebug score writes it).",
   options: {
@@ -97,6 +99,7 @@ export default defineCommand({
       description:
         "dataset folder for gold notes and source code (default: the one run.json names)",
     },
+    ...MIRROR_OPTION,
     ...CACHE_DIR_OPTION,
   },
   async run(args, io) {
@@ -118,6 +121,7 @@ export default defineCommand({
       warn,
     );
     const cacheDir = cacheDirOf(optionalString(args, "cache-dir"), io);
+    const mirrors = mirrorsFromArgs(args, io.cwd);
     const scratch = await mkdtemp(join(io.env.TMPDIR ?? "/tmp", "distdebug-report-"));
     let written: Awaited<ReturnType<typeof writeReport>>;
     try {
@@ -127,7 +131,15 @@ export default defineCommand({
         ...(incidents.size > 0
           ? {
               sources: {
-                ...folderSources(datasetSources({ incidents, cacheDir, scratch, onWarning: warn })),
+                ...folderSources(
+                  datasetSources({
+                    incidents,
+                    cacheDir,
+                    scratch,
+                    onWarning: warn,
+                    mirror: (incident) => mirrorOf(incident, mirrors),
+                  }),
+                ),
                 ...datasetIncidents(incidents, warn),
               },
             }

@@ -1,4 +1,4 @@
-import { mkdir, readFile, symlink } from "node:fs/promises";
+import { mkdir, readdir, readFile, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { parseAttempt, parseDiagnosisScores } from "@distdebug/schema";
 import { gitdir, testdir } from "@distdebug/test-utils";
@@ -90,6 +90,19 @@ describe("run --mirror", () => {
       expect(scores.metrics.blockCoverage).toBeTypeOf("number");
       const score = await cli(["score", "results", ...args], run.work);
       expect(score.code, score.err).toBe(0);
+      // The report shows the buggy code beside the gold, read from the mirror too.
+      const report = await cli(
+        ["report", "results", ...args, "--out", "rep", "--format", "none"],
+        run.work,
+      );
+      expect(report.code, report.err).toBe(0);
+      expect(report.err).not.toMatch(/source code not shown/);
+      const pages = (await readdir(join(run.work, "rep/attempts"), { recursive: true })).filter(
+        (path) => path.endsWith("raft-7/attempt-1.html"),
+      );
+      expect(pages).toHaveLength(1);
+      const page = await readFile(join(run.work, "rep/attempts", pages[0]!), "utf8");
+      expect(page).toContain("r.apply(m)");
     },
     180_000,
   );
