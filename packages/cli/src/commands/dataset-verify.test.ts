@@ -99,7 +99,7 @@ async function catalog(
   });
 }
 
-async function verify(dir: string, mirror = repo.dir) {
+async function verify(dir: string, mirror = repo.dir, extra: string[] = []) {
   const io = captureIO();
   const code = await runCli(
     [
@@ -111,10 +111,12 @@ async function verify(dir: string, mirror = repo.dir) {
       "--cache-dir",
       cacheDir,
       "--json",
+      ...extra,
     ],
     io,
   );
-  return { code, result: JSON.parse(io.out()).results[0] };
+  const { results } = JSON.parse(io.out());
+  return { code, result: results[0], results };
 }
 
 describe("distdebug dataset verify", () => {
@@ -189,20 +191,7 @@ describe("distdebug dataset verify", () => {
       join(dir, "dataset.json"),
       JSON.stringify({ ...dataset, incidents: ["raft-7", "raft-10"] }),
     );
-    const io = captureIO();
-    const code = await runCli(
-      [
-        "dataset",
-        "verify",
-        dir,
-        "--mirror",
-        `example/raft=${repo.dir}`,
-        "--cache-dir",
-        cacheDir,
-      ].concat(["--concurrency", "2", "--json"]),
-      io,
-    );
-    const { results } = JSON.parse(io.out());
+    const { code, results } = await verify(dir, repo.dir, ["--concurrency", "2"]);
     expect(results.map((result: { id: string; ok: boolean }) => [result.id, result.ok])).toEqual([
       ["raft-7", true],
       ["raft-10", false],
