@@ -18,6 +18,7 @@ describe("the public surface", () => {
       "formatProblem",
       "globToRegExp",
       "incidentDigest",
+      "incidentDigests",
       "incidentTask",
       "loadDataset",
       "loadGold",

@@ -28,7 +28,7 @@ export {
   datasetSources,
   type IncidentSources,
 } from "./dataset-sources.js";
-export { datasetDigest, incidentDigest } from "./digest.js";
+export { datasetDigest, incidentDigest, incidentDigests } from "./digest.js";
 export { loadGold } from "./gold.js";
 export {
   type IncidentRepository,

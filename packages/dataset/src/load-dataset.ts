@@ -7,7 +7,7 @@ import {
   parseDatasetIndex,
   readFileChecked,
 } from "@distdebug/schema";
-import { datasetDigest, incidentDigest } from "./digest.js";
+import { datasetDigest, incidentDigests } from "./digest.js";
 import { checkIncident } from "./internal/check-incident.js";
 import { problemsOf } from "./internal/files.js";
 import { type DatasetProblem, invalidDataset } from "./problems.js";
@@ -119,15 +119,18 @@ export async function checkDataset(dir: string): Promise<DatasetCheck> {
       counts.remote += 1;
       notes.push(`${id}: repository ${repository.url} is remote; running it needs network`);
     }
-    if (repository)
+    if (repository) {
+      const { digest, earlier } = await incidentDigests(resolve(root, id));
       incidents.push({
         id,
         dir: resolve(root, id),
         incident,
         scorable: gold !== undefined,
         repository,
-        digest: await incidentDigest(resolve(root, id)),
+        digest,
+        earlierDigests: earlier,
       });
+    }
   }
   if (problems.length > 0) return { dir: root, ok: false, problems, notes, counts };
   const dataset = { dir: root, index, incidents, digest: await datasetDigest(root) };

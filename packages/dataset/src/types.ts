@@ -20,8 +20,13 @@ export interface DatasetIncident {
   /** Has gold labels; an incident without them runs but its diagnosis cannot be scored. */
   readonly scorable: boolean;
   readonly repository: IncidentRepositorySource;
-  /** sha256 of the folder's files but gold.json (`incidentDigest`): part of every attempt's identity. */
+  /** What the agent of this incident sees (`incidentDigest`): part of every attempt's identity. */
   readonly digest: string;
+  /**
+   * The folder's digests by earlier rules (`incidentDigests`): attempts recorded with one of
+   * them still match while the folder is unchanged.
+   */
+  readonly earlierDigests: readonly string[];
 }
 
 /** A loaded, fully validated dataset. */

@@ -2,9 +2,10 @@ import { type Attempt, canonicalJson, sha256Hex } from "@distdebug/schema";
 
 /**
  * What one attempt depends on: what the agent of this incident sees (the incident's
- * digest: its report, artifacts, incident.json with the repository revision, repository
- * data), the agent config, the harness version and the attempt number. Not the rest of the
- * dataset: adding or editing another incident leaves this attempt's identity as it is.
+ * digest: its title, report, artifacts, languages, repository revision and data, not the
+ * labeler's clue flags, category or provenance), the agent config, the harness version and
+ * the attempt number. Not the rest of the dataset: adding or editing another incident leaves
+ * this attempt's identity as it is.
  */
 export interface AttemptIdentity {
   /** The runner's version (a harness change that alters what agents see redoes attempts). */
@@ -12,7 +13,7 @@ export interface AttemptIdentity {
   /** sha256 of the config's identity (agent, model, environment, seed). */
   readonly configHash: string;
   readonly incidentId: string;
-  /** sha256 of the incident folder's files but gold.json (`DatasetIncident.digest`). */
+  /** What the agent of the incident sees (`DatasetIncident.digest`). */
   readonly incidentDigest: string;
   /** 1-based. */
   readonly attempt: number;
@@ -61,16 +62,21 @@ export function legacyAttemptInputHash(
 export type AttemptMatch =
   /** Made for exactly these inputs. */
   | "current"
-  /** Written before per-incident identities, for this whole dataset: same inputs, old hash. */
+  /**
+   * Same inputs, hashed by an earlier rule: written before per-incident identities for this
+   * whole dataset, or with an earlier rule of the incident digest for this incident folder.
+   */
   | "legacy"
   /** Made for other inputs (another config, harness, or version of the incident). */
   | "stale";
 
 /**
- * Whether an attempt's record was made for these inputs. A record without
- * `incidentDigest` (written before per-incident identities) matches as `legacy` when its
- * hash is the old whole-dataset hash of `datasetDigest`: the dataset has not changed since,
- * so neither has its incident.
+ * Whether an attempt's record was made for these inputs. A record whose `incidentDigest` is
+ * one of `earlierIncidentDigests` (the unchanged folder hashed by an earlier rule) matches
+ * as `legacy` when its hash is that digest's input hash. A record without `incidentDigest`
+ * (written before per-incident identities) matches as `legacy` when its hash is the old
+ * whole-dataset hash of `datasetDigest`: the dataset has not changed since, so neither has
+ * its incident.
  *
  * @example
  * ```ts
@@ -80,16 +86,23 @@ export type AttemptMatch =
  */
 export function matchAttempt(
   record: Pick<Attempt, "inputHash" | "incidentDigest">,
-  identity: AttemptIdentity & { datasetDigest?: string },
+  identity: AttemptIdentity & {
+    datasetDigest?: string;
+    earlierIncidentDigests?: readonly string[];
+  },
 ): AttemptMatch {
-  if (record.incidentDigest !== undefined)
-    return record.incidentDigest === identity.incidentDigest &&
-      record.inputHash === attemptInputHash(identity)
-      ? "current"
+  const { datasetDigest, earlierIncidentDigests, ...current } = identity;
+  const recorded = record.incidentDigest;
+  if (recorded !== undefined) {
+    if (recorded === current.incidentDigest)
+      return record.inputHash === attemptInputHash(current) ? "current" : "stale";
+    return earlierIncidentDigests?.includes(recorded) &&
+      record.inputHash === attemptInputHash({ ...current, incidentDigest: recorded })
+      ? "legacy"
       : "stale";
-  if (identity.datasetDigest === undefined) return "stale";
-  return record.inputHash ===
-    legacyAttemptInputHash({ ...identity, datasetDigest: identity.datasetDigest })
+  }
+  if (datasetDigest === undefined) return "stale";
+  return record.inputHash === legacyAttemptInputHash({ ...current, datasetDigest })
     ? "legacy"
     : "stale";
 }

@@ -91,7 +91,10 @@ export async function listAttemptFolders(outDir: string): Promise<AttemptFolder[
  */
 export async function readFinishedAttempt(
   dir: string,
-  identity: AttemptIdentity & { datasetDigest?: string },
+  identity: AttemptIdentity & {
+    datasetDigest?: string;
+    earlierIncidentDigests?: readonly string[];
+  },
   options: { keepInfraErrors?: boolean } = {},
 ): Promise<Attempt | undefined> {
   // A missing or invalid record is an attempt that did not finish: it is redone.

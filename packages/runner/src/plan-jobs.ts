@@ -65,13 +65,18 @@ function identityOf(
 /** The finished attempt in the results folder this run may reuse, if any (resume). */
 async function reusableAttempt(
   options: PlanJobsOptions,
+  incident: DatasetIncident,
   identity: AttemptIdentity,
 ): Promise<Attempt | undefined> {
   if (options.redo) return undefined;
   const legacy = options.legacyDatasetDigest;
   return readFinishedAttempt(
     attemptDir(options.outDir, identity.incidentId, identity.attempt),
-    { ...identity, ...(legacy ? { datasetDigest: legacy } : {}) },
+    {
+      ...identity,
+      earlierIncidentDigests: incident.earlierDigests,
+      ...(legacy ? { datasetDigest: legacy } : {}),
+    },
     { keepInfraErrors: options.keepInfraErrors },
   );
 }
@@ -86,7 +91,7 @@ export async function planJobs(options: PlanJobsOptions): Promise<JobPlan> {
   for (const incident of options.incidents) {
     for (let attempt = 1; attempt <= options.attemptsPerIncident; attempt++) {
       const identity = identityOf(options, incident, attempt);
-      const finished = await reusableAttempt(options, identity);
+      const finished = await reusableAttempt(options, incident, identity);
       if (finished) {
         plan.reused.set(attemptKey(incident.id, attempt), finished);
         if (finished.status === "infra-error") plan.keptInfraErrors += 1;

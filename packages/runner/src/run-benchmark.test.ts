@@ -3,6 +3,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Agent } from "@distdebug/agents";
 import { type Dataset, loadDataset } from "@distdebug/dataset";
+import { attemptInputHash } from "@distdebug/results";
 import {
   loadConfig,
   parseAttempt,
@@ -14,7 +15,9 @@ import { exampleDatasetDir, repoPath, testdir } from "@distdebug/test-utils";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { RunEvent } from "./events.js";
 import { runBenchmark } from "./run-benchmark.js";
+import { configHash } from "./run-info.js";
 import { scoreResults } from "./score-results.js";
+import { HARNESS_VERSION } from "./version.js";
 
 const exampleDir = exampleDatasetDir();
 let dataset: Dataset;
@@ -192,6 +195,60 @@ describe("runBenchmark", () => {
       after.incidents.slice(0, 2).map((incident) => incident.digest),
     );
     expect((await runBenchmark({ ...again, redo: true })).ran).toBe(2);
+  });
+
+  it("keeps finished attempts when only what no agent sees changes, and those hashed by the earlier rule", async () => {
+    const copy = join(await testdir(), "dataset");
+    await cp(exampleDir, copy, { recursive: true });
+    const before = await loadDataset(copy);
+    const incidents = before.incidents.slice(0, 2);
+    const outDir = join(await testdir(), "results");
+    const options = { config: config("unseen"), outDir, cacheDir, attempts: 1 };
+    expect((await runBenchmark({ ...options, dataset: before, incidents })).ran).toBe(2);
+    // The labeler corrects a clue flag, the category and the provenance note of the first.
+    const incidentFile = join(incidents[0]!.dir, "incident.json");
+    const incident = JSON.parse(await readFile(incidentFile, "utf8"));
+    incident.clues.usableStackTrace = !incident.clues.usableStackTrace;
+    incident.category = incident.category === "logic" ? "concurrency" : "logic";
+    incident.provenance = {
+      issue: "ZOOKEEPER-142",
+      fixCommits: ["0".repeat(40)],
+      repository: "example/zklite",
+      text: "report written for this catalog",
+      note: "checked against the real report again",
+    };
+    await writeFile(incidentFile, `${JSON.stringify(incident, null, 4)}\n`);
+    const after = await loadDataset(copy);
+    expect(after.digest).not.toBe(before.digest);
+    expect(after.incidents[0]!.digest).toBe(before.incidents[0]!.digest);
+    expect(after.incidents[0]!.earlierDigests).not.toEqual(before.incidents[0]!.earlierDigests);
+    const again = { ...options, dataset: after, incidents: after.incidents.slice(0, 2) };
+    expect((await runBenchmark(again)).ran).toBe(0);
+    // An attempt recorded with the earlier rule (the whole incident.json) is kept, and migrated.
+    const second = after.incidents[1]!;
+    const attemptFile = join(outDir, second.id, "attempt-1", "attempt.json");
+    const record = parseAttempt(JSON.parse(await readFile(attemptFile, "utf8")));
+    const earlier = second.earlierDigests[0]!;
+    expect(earlier).not.toBe(second.digest);
+    const identity = {
+      harnessVersion: HARNESS_VERSION,
+      configHash: configHash(options.config),
+      incidentId: second.id,
+      attempt: 1,
+    };
+    expect(record.inputHash).toBe(attemptInputHash({ ...identity, incidentDigest: second.digest }));
+    const old = {
+      ...record,
+      incidentDigest: earlier,
+      inputHash: attemptInputHash({ ...identity, incidentDigest: earlier }),
+    };
+    await writeFile(attemptFile, JSON.stringify(old));
+    expect((await runBenchmark(again)).ran).toBe(0);
+    const migrated = parseAttempt(JSON.parse(await readFile(attemptFile, "utf8")));
+    expect(migrated.incidentDigest).toBe(second.digest);
+    // A record with an unknown digest is not: it runs again.
+    await writeFile(attemptFile, JSON.stringify({ ...old, incidentDigest: "0".repeat(64) }));
+    expect((await runBenchmark(again)).ran).toBe(1);
   });
 
   it("refuses a second run on a results folder in use, and cleans what a killed run left", async () => {

@@ -211,6 +211,7 @@ async function currentRecord(
     configHash: run.configHash,
     incidentId: incident.id,
     incidentDigest: incident.digest,
+    earlierIncidentDigests: incident.earlierDigests,
     attempt,
     ...(run.dataset.digest === dataset.digest ? { datasetDigest: dataset.digest } : {}),
   });
