@@ -12,15 +12,23 @@ export interface IncidentPreparerOptions {
   onEvent: RunEventListener;
 }
 
+/** A run's prepare cache ({@link incidentPreparer}). */
+export interface IncidentPreparer {
+  /** The incident prepared once, on its first call; every attempt of it shares the result. */
+  prepare(incident: DatasetIncident): Promise<PreparedIncident>;
+  /** Closes the incident once its last attempt is done (its scorer); a later call prepares it again. */
+  release(incident: DatasetIncident): Promise<void>;
+  /** Closes every incident still prepared; a failed preparation is skipped. */
+  close(): Promise<void>;
+}
+
 /**
  * A run's prepare cache: each incident is prepared once (repository, base workspace, gold,
- * scorer) on its first call, and every attempt of it shares the result.
+ * scorer) on its first call, and every attempt of it shares the result; `close` ends them.
  */
-export function incidentPreparer(
-  options: IncidentPreparerOptions,
-): (incident: DatasetIncident) => Promise<PreparedIncident> {
+export function incidentPreparer(options: IncidentPreparerOptions): IncidentPreparer {
   const prepared = new Map<string, Promise<PreparedIncident>>();
-  return (incident) => {
+  const prepare = (incident: DatasetIncident) => {
     let entry = prepared.get(incident.id);
     if (!entry) {
       entry = prepareIncident({
@@ -37,5 +45,20 @@ export function incidentPreparer(
       prepared.set(incident.id, entry);
     }
     return entry;
+  };
+  const closeEntry = async (entry: Promise<PreparedIncident> | undefined) =>
+    (await entry?.catch(() => undefined))?.close();
+  return {
+    prepare,
+    async release(incident) {
+      const entry = prepared.get(incident.id);
+      prepared.delete(incident.id);
+      await closeEntry(entry);
+    },
+    async close() {
+      const entries = [...prepared.values()];
+      prepared.clear();
+      for (const entry of entries) await closeEntry(entry);
+    },
   };
 }

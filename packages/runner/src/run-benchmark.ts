@@ -219,7 +219,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
     });
     const plan = await resumeRun(options, run, onEvent);
     announceRun(options, run, plan, onEvent);
-    const prepare = incidentPreparer({
+    const preparer = incidentPreparer({
       cacheDir: run.cacheDir,
       mirrors: options.mirrors,
       signal,
@@ -238,9 +238,10 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
         protectedPaths,
         signal,
       },
-      prepare,
+      prepare: preparer.prepare,
+      release: preparer.release,
       onEvent,
-    });
+    }).finally(() => preparer.close());
     const tally = tallyRun({
       incidents: run.incidents,
       attemptsPerIncident: run.attemptsPerIncident,

@@ -21,6 +21,8 @@ export interface RunJobsOptions {
   shared: SharedAttemptOptions;
   /** The incident made ready for its attempts (see `incidentPreparer`). */
   prepare: (incident: DatasetIncident) => Promise<PreparedIncident>;
+  /** Called once an incident's last job has ended, so what it holds can be let go. */
+  release?: (incident: DatasetIncident) => Promise<void>;
   /** Receives every attempt's events, with the secrets redacted. */
   onEvent: RunEventListener;
 }
@@ -34,6 +36,8 @@ export async function runJobs(options: RunJobsOptions): Promise<Map<string, Atte
   const { shared } = options;
   const secrets = shared.secrets ?? [];
   const records = new Map<string, Attempt>();
+  const left = new Map<string, number>();
+  for (const job of options.jobs) left.set(job.incident.id, (left.get(job.incident.id) ?? 0) + 1);
   await runPool(
     options.jobs,
     { concurrency: options.concurrency, signal: shared.signal },
@@ -47,6 +51,9 @@ export async function runJobs(options: RunJobsOptions): Promise<Map<string, Atte
         onEvent: (event) => options.onEvent(redactEvent(event, secrets)),
       });
       records.set(attemptKey(job.incident.id, job.attempt), record);
+      const remaining = (left.get(job.incident.id) ?? 1) - 1;
+      left.set(job.incident.id, remaining);
+      if (remaining === 0) await options.release?.(job.incident);
     },
   );
   return records;
