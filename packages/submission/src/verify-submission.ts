@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Dataset, loadDataset } from "@distdebug/dataset";
 import { ATTEMPT_FILES, attemptPath, parseAttemptPath, RESULTS_FILES } from "@distdebug/results";
-import { scoreResults } from "@distdebug/runner";
+import { type MirrorOptions, scoreResults } from "@distdebug/runner";
 import {
   type DiagnosisScores,
   DistDebugError,
@@ -58,6 +58,13 @@ export interface VerifySubmissionOptions {
    */
   attempts?: number;
   cacheDir?: string;
+  /** Local mirrors of the remote repositories (the catalog's), used instead of clones. */
+  mirrors?: MirrorOptions;
+  /**
+   * Keep the repository size's row counts in `<cacheDir>/row-counts` (the verifier's own
+   * cache, keyed by blob ids git computed: nothing from the archive goes in). Default true.
+   */
+  countCache?: boolean;
   /** Where to extract the archive for rescoring. Default a new temporary folder, removed after. */
   workDir?: string;
   signal?: AbortSignal;
@@ -304,6 +311,8 @@ async function rescoreArchive(
       attempts: options.attempts ?? run.config.run.attempts,
       ...(dataset ? { dataset } : {}),
       ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+      ...(options.mirrors ? { mirrors: options.mirrors } : {}),
+      ...(options.countCache === undefined ? {} : { countCache: options.countCache }),
       ...(packaged ? { seed: packaged.method.seed, resamples: packaged.method.resamples } : {}),
       write: true,
       rescore: true,
