@@ -76,7 +76,7 @@ export interface DirectoryScorerOptions extends Partial<EvaluatorParameters> {
   /**
    * A folder for the row counts of a {@link TreeContents} tree, kept across processes: one
    * count per content key and counting rule, each stored line checked when read (a corrupt or
-   * edited entry is counted again), shards replaced atomically. Default none: the counts are
+   * edited entry is counted again), new counts appended as whole lines. Default none: the counts are
    * shared within the process only.
    */
   countCacheDir?: string;
@@ -93,8 +93,9 @@ export interface DirectoryScorer {
    */
   score(input: ScoreInput): Promise<DiagnosisScores>;
   /**
-   * Lets go of this scorer's evaluator in the shared worker (and stops the worker when no
-   * other scorer is open). Call it when done; a later `score` still works.
+   * Lets go of this scorer's evaluator in the shared worker (which stops after a minute idle
+   * once no scorer is open, and never keeps the process alive). Call it when done; a later
+   * `score` still works.
    */
   close(): Promise<void>;
 }
@@ -156,7 +157,7 @@ const host: {
   queue: Promise<unknown>;
   idle: NodeJS.Timeout | undefined;
   nextId: number;
-  /** Scorers created and not closed: the worker stops when the last one closes. */
+  /** Scorers created and not closed: a minute after the last one closes, the worker stops. */
   open: number;
   /** The trees read on this thread for the worker (with their count cache), by scorer key. */
   trees: Map<string, { files: TreeFiles; countCacheDir: string | undefined }>;
@@ -309,7 +310,9 @@ function scoreOnWorker(scorer: ScorerContext, input: ScoreInput): Promise<Diagno
  * loop (which may serve running attempts: a model gateway, wall-time timers, a memory sampler),
  * each diagnosis within `deadlineMs`. All the scorers of a process share one worker, which
  * scores one diagnosis at a time and keeps an evaluator per folder (files parsed once across
- * diagnoses); it stops after a minute idle, past a deadline, or when the last scorer closes.
+ * diagnoses); it stops after a minute idle (also once the last scorer closed: the next scorer,
+such as the next incident's, finds it started; an idle worker never keeps the process alive)
+or past a deadline.
  *
  * @example
  * ```ts
@@ -358,8 +361,13 @@ export function createDirectoryScorer(options: DirectoryScorerOptions): Director
       closed = true;
       host.open--;
       host.trees.delete(scorer.key);
-      if (host.open === 0) await stopWorker();
-      else host.worker?.postMessage({ type: "close", key: scorer.key } satisfies ScoreRequest);
+      host.worker?.postMessage({ type: "close", key: scorer.key } satisfies ScoreRequest);
+      // Kept for the next scorer (rescoring opens one per incident: a worker start each cost
+      // more than the scoring), unreferenced, until a minute idle.
+      if (host.open === 0 && host.worker) {
+        clearTimeout(host.idle);
+        host.idle = setTimeout(() => void stopWorker(), IDLE_MS).unref();
+      }
     },
   };
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { stat } from "node:fs/promises";
+import { appendFile, mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { readFileIfExists, writeFileAtomic } from "@distdebug/schema";
 import { nonBlankLines } from "./text.js";
@@ -53,13 +53,6 @@ function parseShard(text: string): { entries: Map<string, number>; rejected: num
   return { entries, rejected };
 }
 
-function shardText(entries: ReadonlyMap<string, number>): string {
-  return [...entries]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([key, rows]) => `${key} ${rows} ${entryCheck(key, rows)}\n`)
-    .join("");
-}
-
 /** What one call of {@link RowCounts.count} did (for tests and benches). */
 export interface RowCountStats {
   /** Keys answered from memory or the disk cache. */
@@ -75,7 +68,7 @@ export interface RowCountStats {
  * a pure function of the bytes the key names, so one count serves every incident and attempt
  * of the process, and, with a folder, every later process. The folder holds one file per
  * shard under `ROW_COUNT_RULE`, one line per key with a check; a line whose check fails is
- * dropped and its key counted again, and a write replaces a shard atomically. It is the
+ * dropped and its key counted again, and new counts are appended as whole lines. It is the
  * scorer's own cache of ids git computed from content: nothing a submitter sends goes in.
  */
 export class RowCounts {
@@ -83,6 +76,8 @@ export class RowCounts {
   readonly #memory: Map<string, number>;
   /** Shards read from the folder (once per process). */
   readonly #loaded = new Map<number, Promise<void>>();
+  /** Shards too large to read: replaced by the next write instead of appended to. */
+  readonly #oversized = new Set<number>();
   #rejected = 0;
 
   constructor(dir: string | undefined, memory: Map<string, number>) {
@@ -149,7 +144,10 @@ export class RowCounts {
     const path = this.#shardPath(shard);
     try {
       const size = (await stat(path).catch(() => undefined))?.size ?? 0;
-      if (size > MAX_SHARD_BYTES) return { entries: new Map(), rejected: 1 };
+      if (size > MAX_SHARD_BYTES) {
+        this.#oversized.add(shard);
+        return { entries: new Map(), rejected: 1 };
+      }
       const bytes = await readFileIfExists(path);
       return bytes ? parseShard(bytes.toString("latin1")) : { entries: new Map(), rejected: 0 };
     } catch {
@@ -158,27 +156,31 @@ export class RowCounts {
   }
 
   /**
-   * Adds fresh counts to their shards: each shard is read again (other processes may have
-   * written it meanwhile), merged and replaced atomically. A cache that cannot be written is
-   * only slower next time.
+   * Appends fresh counts to their shards, one `appendFile` of whole lines per shard (no file
+   * is rewritten, so nothing another process appended is lost). A write cut short leaves a
+   * partial last line whose check fails, so it is counted again; a cache that cannot be
+   * written is only slower next time.
    */
   async #persist(fresh: ReadonlyMap<string, number>): Promise<void> {
     if (this.#dir === undefined) return;
-    const byShard = new Map<number, [string, number][]>();
-    for (const entry of fresh) {
-      const shard = shardOf(entry[0]);
-      const list = byShard.get(shard);
-      if (list) list.push(entry);
-      else byShard.set(shard, [entry]);
+    const byShard = new Map<number, string[]>();
+    for (const [key, rows] of fresh) {
+      const shard = shardOf(key);
+      const line = `${key} ${rows} ${entryCheck(key, rows)}\n`;
+      const lines = byShard.get(shard);
+      if (lines) lines.push(line);
+      else byShard.set(shard, [line]);
     }
-    for (const [shard, entries] of byShard) {
-      try {
-        const { entries: merged } = await this.#readShard(shard);
-        for (const [key, rows] of entries) merged.set(key, rows);
-        await writeFileAtomic(this.#shardPath(shard), shardText(merged));
-      } catch {
-        // Best effort: the counts stay in memory and are counted again by a later process.
+    try {
+      await mkdir(this.#dir, { recursive: true });
+      for (const [shard, lines] of byShard) {
+        const path = this.#shardPath(shard);
+        if (this.#oversized.delete(shard)) await writeFileAtomic(path, lines.join(""));
+        // A line of its own: a torn earlier write must not glue onto this one.
+        else await appendFile(path, `\n${lines.join("")}`);
       }
+    } catch {
+      // Best effort: the counts stay in memory and are counted again by a later process.
     }
   }
 }
