@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type Dataset, loadDataset } from "@distdebug/dataset";
 import { ATTEMPT_FILES, attemptPath, parseAttemptPath, RESULTS_FILES } from "@distdebug/results";
 import { type MirrorOptions, scoreResults } from "@distdebug/runner";
@@ -20,7 +20,6 @@ import {
   type Summary,
   serialize,
   sha256Hex,
-  writeFileAtomic,
 } from "@distdebug/schema";
 import { expectedSubmission, outputHashProblems, submissionProblems } from "./consistency.js";
 import { scanTrajectory } from "./leakage-scan.js";
@@ -304,7 +303,11 @@ async function rescoreArchive(
   const invalid: string[] = [];
   const work = options.workDir ?? (await mkdtemp(join(tmpdir(), "distdebug-verify-")));
   try {
-    for (const entry of entries) await writeFileAtomic(join(work, entry.path), entry.data);
+    // A scratch folder of this process, removed after: no temporary file, rename or fsync each.
+    for (const entry of entries) {
+      await mkdir(dirname(join(work, entry.path)), { recursive: true });
+      await writeFile(join(work, entry.path), entry.data);
+    }
     const packaged = packagedSummary(byPath, invalid);
     const result = await scoreResults({
       outDir: work,
