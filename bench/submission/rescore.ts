@@ -319,15 +319,22 @@ async function sizeFloor(
     for (const blob of await readBlobs(gitdir, "", [...oids])) {
       files += 1;
       bytes += blob.length;
-      nonBlankLines(blob.toString("utf8"));
+      nonBlankLines(blob);
     }
   return { ms: performance.now() - t0, files, bytes, trees };
 }
 
-function nonBlankLines(text: string): number {
+/** Non-blank lines read straight from the bytes (one pass, as the scorer counts them). */
+function nonBlankLines(bytes: Uint8Array): number {
   let rows = 0;
-  for (const line of text.split("\n")) if (line.trim() !== "") rows += 1;
-  return rows;
+  let blank = true;
+  for (const byte of bytes) {
+    if (byte === 10) {
+      if (!blank) rows += 1;
+      blank = true;
+    } else if (byte !== 32 && byte !== 9 && byte !== 13 && byte !== 12 && byte !== 11) blank = false;
+  }
+  return blank ? rows : rows + 1;
 }
 
 function gitOutput(argv: string[]): Promise<Buffer> {
@@ -368,11 +375,12 @@ async function measureSteps(work: string, results: string, rows: Row[]): Promise
     note: `median of ${startRounds}, subtracted below`,
   });
   const mirrorFlags = mirrorArgs.flatMap((value) => ["--mirror", value]);
-  const step = async (name: string, argv: string[], env?: NodeJS.ProcessEnv) => {
+  const step = async (name: string, argv: string[]) => {
     process.stderr.write(`${name} ...\n`);
-    const run = await cli(argv, env);
+    const load = loadavg()[0]?.toFixed(1);
+    const run = await cli(argv);
     const last = run.stdout.trim().split("\n").at(-1) ?? "";
-    const note = run.exitCode === 0 ? last : `exit ${run.exitCode}: ${last}`;
+    const note = `${run.exitCode === 0 ? last : `exit ${run.exitCode}: ${last}`} (load ${load} at its start)`;
     rows.push({ step: name, ms: run.ms, rssMb: run.rssMb, net: run.ms - start, note });
     process.stderr.write(`  ${fmtS(run.ms)} s, ${run.rssMb.toFixed(0)} MB: ${note}\n`);
   };
@@ -397,6 +405,7 @@ async function measureSteps(work: string, results: string, rows: Row[]): Promise
 
 async function measureFloor(results: string): Promise<Row[]> {
   process.stderr.write("floor ...\n");
+  const load = loadavg()[0]?.toFixed(1);
   const run = await measure([
     process.execPath,
     "--conditions=@distdebug/source",
@@ -424,7 +433,7 @@ async function measureFloor(results: string): Promise<Row[]> {
       ms: own.ms,
       rssMb: run.rssMb,
       net: own.ms,
-      note: `${own.incidents} incidents, ${own.files} distinct files, ${mb(own.bytes)}; timed inside the process (no start)`,
+      note: `${own.incidents} incidents, ${own.files} distinct files, ${mb(own.bytes)}; timed inside the process (no start); load ${load} at its start`,
     },
     {
       step: "floor of a cold R: cat-file each distinct source blob once, count lines",
