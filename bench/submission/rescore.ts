@@ -332,7 +332,8 @@ function nonBlankLines(bytes: Uint8Array): number {
     if (byte === 10) {
       if (!blank) rows += 1;
       blank = true;
-    } else if (byte !== 32 && byte !== 9 && byte !== 13 && byte !== 12 && byte !== 11) blank = false;
+    } else if (byte !== 32 && byte !== 9 && byte !== 13 && byte !== 12 && byte !== 11)
+      blank = false;
   }
   return blank ? rows : rows + 1;
 }
