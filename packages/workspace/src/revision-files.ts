@@ -4,7 +4,7 @@ import type { GitEngine } from "./engine.js";
 import { openReader } from "./engine.js";
 import { commitTree, entryKind } from "./git-objects.js";
 import { convertEol, type EolRules, type EolVariant } from "./internal/checkout-eol.js";
-import type { ObjectReader } from "./internal/object-reader.js";
+import type { ObjectReader, RawObject } from "./internal/object-reader.js";
 import { checkoutEol, type FileEntry, walkSourceTree } from "./internal/source-tree.js";
 import { compileNeedles, type NeedleMatcher, scrubNeedles } from "./needles.js";
 import { gitdirOf } from "./read-file-at-commit.js";
@@ -138,8 +138,7 @@ export async function openRevisionFiles(options: OpenRevisionFilesOptions): Prom
 async function openTree(gitdir: string, options: OpenRevisionFilesOptions): Promise<OpenedTree> {
   const reader = await openReader(gitdir, options.engine);
   try {
-    const commit = await reader.resolve(options.commit);
-    const [object] = await reader.readMany([commit]);
+    const object = await readCommit(reader, options.commit);
     if (object?.type !== "commit")
       throw new DistDebugError({
         code: "WORKSPACE_ERROR",
@@ -154,6 +153,20 @@ async function openTree(gitdir: string, options: OpenRevisionFilesOptions): Prom
     await reader.close();
     throw error;
   }
+}
+
+/**
+ * The commit object of a revision. A full object id that names a commit is read as it is
+ * (one request to the running object reader); anything else is resolved first (a
+ * `git rev-parse` process: rescoring opens one revision per incident).
+ */
+async function readCommit(reader: ObjectReader, revision: string): Promise<RawObject | undefined> {
+  if (/^([0-9a-f]{40}|[0-9a-f]{64})$/.test(revision)) {
+    const [object] = await reader.readMany([revision]).catch(() => []);
+    if (object?.type === "commit") return object;
+  }
+  const [object] = await reader.readMany([await reader.resolve(revision)]);
+  return object;
 }
 
 function contentKey(oid: string, eol: EolRules, path: string): string {
