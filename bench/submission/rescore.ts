@@ -6,30 +6,33 @@
  *     --results <results folder of a catalog run> --mirror <folder of mirrors | owner/name=gitdir>...
  *     [--dataset <dir>, default the one run.json names] [--start-rounds 3]
  *
- * The results folder is copied (`cp -a`) into a temporary folder first and never written. Each
+ * The results folder is copied (`cp -a`) into a temporary folder first and never written; with
+ * `--dataset`, the copy's run.json names that dataset (for a run whose dataset folder moved). Each
  * step runs the CLI (`packages/cli/src/bin.ts`, as `pnpm distdebug` does) as a child process
  * under `/usr/bin/time` (wall time measured here, peak RSS from `time -f %M`: the largest of the
  * child and what it ran); the CLI's own start (`distdebug --help`, median of `--start-rounds`)
  * is subtracted from each step before its ratio:
  *
- * - `score --rescore --mirror ...`: every attempt scored again from the object store;
+ * - `score --rescore --mirror ... --cache-dir <fresh>` twice: every attempt scored again from the
+ *   object store, first with an empty row-count cache (R counted from every distinct source
+ *   blob), then with the counts the first run kept in `<cache-dir>/row-counts`;
  * - `score --mirror ...`: every diagnosis_scores.json reused;
- * - `package`, then `verify` of the archive twice with a fresh `--cache-dir` (verify has no
- *   `--mirror`: git's `url.<mirror>.insteadOf` points each repository's URL at its mirror, so the
- *   first verify clones locally, hardlinked, and the second reads the warm clones).
+ * - `package`, then `verify --mirror ...` of the archive twice with another fresh `--cache-dir`
+ *   (cold, then warm row counts).
  *
  * The floor, in a child process of this script under `/usr/bin/time` (its time measured inside
  * it, so without a start): for every scored attempt's incident, the blobs of the files its
  * diagnosis and gold blocks name, read at the buggy revision with one `git cat-file --batch` per
  * incident against its mirror, and each distinct file parsed once with tree-sitter (the
  * evaluator's runtime and grammars, loaded the way it loads them). Beside it, not part of it,
- * what the scorer's repository size R reads at least: every source blob of each incident's
- * buggy tree, once per incident, with its non-blank lines counted. Target: every rescoring step
- * at most 1.5x the floor and under 60 s. `package` refuses incidents with infra errors, so the
+ * the floor of a cold count of the repository size R: every distinct source blob of the scored
+ * incidents' buggy trees read once (one `git cat-file --batch` per repository) with its
+ * non-blank lines counted; what a cold rescoring adds to the floor at least (printed as its
+ * own ratio). Target: every rescoring step at most 1.5x the floor and under 60 s. `package` refuses incidents with infra errors, so the
  * archive holds the incidents whose attempts all finished.
  */
 import { spawn } from "node:child_process";
-import { access, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { access, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -82,6 +85,16 @@ async function datasetDir(results: string): Promise<string> {
   return run.dataset.path;
 }
 
+/** With `--dataset`, the copy's run.json names it (score, package and verify then load it). */
+async function pointAtDataset(results: string): Promise<void> {
+  const given = option("--dataset");
+  if (!given) return;
+  const path = join(results, "run.json");
+  const run = JSON.parse(await readFile(path, "utf8")) as { dataset: { path?: string } };
+  run.dataset.path = resolve(given);
+  await writeFile(path, `${JSON.stringify(run, null, 2)}\n`);
+}
+
 /** One measured child: wall ms (from here), peak RSS in MB (`/usr/bin/time -f %M`), output. */
 interface Measured {
   ms: number;
@@ -115,26 +128,6 @@ function measure(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<
 
 const cli = (argv: string[], env?: NodeJS.ProcessEnv) =>
   measure([process.execPath, "--conditions=@distdebug/source", "--import", tsx, bin, ...argv], env);
-
-/** git's `url.<mirror>.insteadOf` for every remote repository of the dataset, as environment. */
-async function insteadOfEnv(incidents: readonly DatasetIncident[]): Promise<NodeJS.ProcessEnv> {
-  const urls = new Set(
-    incidents.flatMap((incident) =>
-      incident.repository.kind === "remote" ? [incident.repository.url] : [],
-    ),
-  );
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  let count = 0;
-  for (const url of urls) {
-    const mirror = await findMirror(url, mirrors);
-    if (!mirror) continue;
-    env[`GIT_CONFIG_KEY_${count}`] = `url.${mirror}.insteadOf`;
-    env[`GIT_CONFIG_VALUE_${count}`] = url;
-    count += 1;
-  }
-  env.GIT_CONFIG_COUNT = String(count);
-  return env;
-}
 
 /**
  * Removes the incidents with an attempt that did not finish (`infra-error`, `interrupted`: the
@@ -287,20 +280,22 @@ async function runFloor(results: string): Promise<void> {
 }
 
 /**
- * What the repository size R costs at least: per incident (as the scorer counts it, once per
- * incident), every source blob of the buggy tree read with `git cat-file --batch` and its
- * non-blank lines counted.
+ * What a cold count of the repository size R costs at least: every distinct source blob of the
+ * incidents' buggy trees (blob ids from `git ls-tree`, deduplicated per repository) read once
+ * through one `git cat-file --batch` per repository, with its non-blank lines counted.
  */
 async function sizeFloor(
   incidents: readonly DatasetIncident[],
-): Promise<{ ms: number; files: number; bytes: number }> {
+): Promise<{ ms: number; files: number; bytes: number; trees: number }> {
   const t0 = performance.now();
-  let files = 0;
-  let bytes = 0;
+  const byMirror = new Map<string, Set<string>>();
+  let trees = 0;
   for (const incident of incidents) {
     if (incident.repository.kind !== "remote") continue;
     const gitdir = await findMirror(incident.repository.url, mirrors);
     if (!gitdir) continue;
+    const oids = byMirror.get(gitdir) ?? new Set<string>();
+    byMirror.set(gitdir, oids);
     const listing = await gitOutput([
       "--git-dir",
       gitdir,
@@ -308,28 +303,39 @@ async function sizeFloor(
       "-r",
       incident.repository.buggyCommit,
     ]);
-    const oids = listing
-      .toString("utf8")
-      .split("\n")
-      .flatMap((line) => {
-        const [meta, path] = line.split("\t");
-        const [mode, type, oid] = (meta ?? "").split(" ");
-        const source = path && languageOf(path, DEFAULT_LANGUAGES) !== "text";
-        return type === "blob" && mode !== "120000" && source && oid ? [oid] : [];
-      });
-    for (const blob of await readBlobs(gitdir, "", oids)) {
-      files += 1;
-      bytes += blob.length;
-      nonBlankLines(blob.toString("utf8"));
+    for (const line of listing.toString("utf8").split("\n")) {
+      const [meta, path] = line.split("\t");
+      const [mode, type, oid] = (meta ?? "").split(" ");
+      const source = path && languageOf(path, DEFAULT_LANGUAGES) !== "text";
+      if (type === "blob" && mode !== "120000" && source && oid) {
+        oids.add(oid);
+        trees += 1;
+      }
     }
   }
-  return { ms: performance.now() - t0, files, bytes };
+  let files = 0;
+  let bytes = 0;
+  for (const [gitdir, oids] of byMirror)
+    for (const blob of await readBlobs(gitdir, "", [...oids])) {
+      files += 1;
+      bytes += blob.length;
+      nonBlankLines(blob);
+    }
+  return { ms: performance.now() - t0, files, bytes, trees };
 }
 
-function nonBlankLines(text: string): number {
+/** Non-blank lines read straight from the bytes (one pass, as the scorer counts them). */
+function nonBlankLines(bytes: Uint8Array): number {
   let rows = 0;
-  for (const line of text.split("\n")) if (line.trim() !== "") rows += 1;
-  return rows;
+  let blank = true;
+  for (const byte of bytes) {
+    if (byte === 10) {
+      if (!blank) rows += 1;
+      blank = true;
+    } else if (byte !== 32 && byte !== 9 && byte !== 13 && byte !== 12 && byte !== 11)
+      blank = false;
+  }
+  return blank ? rows : rows + 1;
 }
 
 function gitOutput(argv: string[]): Promise<Buffer> {
@@ -370,15 +376,19 @@ async function measureSteps(work: string, results: string, rows: Row[]): Promise
     note: `median of ${startRounds}, subtracted below`,
   });
   const mirrorFlags = mirrorArgs.flatMap((value) => ["--mirror", value]);
-  const step = async (name: string, argv: string[], env?: NodeJS.ProcessEnv) => {
+  const step = async (name: string, argv: string[]) => {
     process.stderr.write(`${name} ...\n`);
-    const run = await cli(argv, env);
+    const load = loadavg()[0]?.toFixed(1);
+    const run = await cli(argv);
     const last = run.stdout.trim().split("\n").at(-1) ?? "";
-    const note = run.exitCode === 0 ? last : `exit ${run.exitCode}: ${last}`;
+    const note = `${run.exitCode === 0 ? last : `exit ${run.exitCode}: ${last}`} (load ${load} at its start)`;
     rows.push({ step: name, ms: run.ms, rssMb: run.rssMb, net: run.ms - start, note });
     process.stderr.write(`  ${fmtS(run.ms)} s, ${run.rssMb.toFixed(0)} MB: ${note}\n`);
   };
-  await step("score --rescore", ["score", results, "--rescore", ...mirrorFlags]);
+  const scoreCache = join(work, "score-cache");
+  const rescore = ["score", results, "--rescore", ...mirrorFlags, "--cache-dir", scoreCache];
+  await step("score --rescore (cold row counts)", rescore);
+  await step("score --rescore (warm row counts)", rescore);
   await step("score (all reused)", ["score", results, ...mirrorFlags]);
   const complete = join(work, "complete");
   await measure(["cp", "-a", "--no-target-directory", results, complete]);
@@ -388,16 +398,15 @@ async function measureSteps(work: string, results: string, rows: Row[]): Promise
   await step("package", ["package", complete, "--out", archive]);
   const packaged = rows.at(-1);
   if (packaged) packaged.note += ` (${dropped.length} incidents with infra errors left out)`;
-  const dataset = await loadDataset(await datasetDir(results));
-  const env = await insteadOfEnv(dataset.incidents);
-  const cache = join(work, "cache");
-  await step("verify (fresh cache: local clones)", ["verify", archive, "--cache-dir", cache], env);
-  await step("verify (warm cache)", ["verify", archive, "--cache-dir", cache], env);
+  const verify = ["verify", archive, ...mirrorFlags, "--cache-dir", join(work, "verify-cache")];
+  await step("verify --mirror (cold row counts)", verify);
+  await step("verify --mirror (warm row counts)", verify);
   return start;
 }
 
 async function measureFloor(results: string): Promise<Row[]> {
   process.stderr.write("floor ...\n");
+  const load = loadavg()[0]?.toFixed(1);
   const run = await measure([
     process.execPath,
     "--conditions=@distdebug/source",
@@ -416,7 +425,7 @@ async function measureFloor(results: string): Promise<Row[]> {
     incidents: number;
     files: number;
     bytes: number;
-    size: { ms: number; files: number; bytes: number };
+    size: { ms: number; files: number; bytes: number; trees: number };
   };
   const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
   return [
@@ -425,14 +434,14 @@ async function measureFloor(results: string): Promise<Row[]> {
       ms: own.ms,
       rssMb: run.rssMb,
       net: own.ms,
-      note: `${own.incidents} incidents, ${own.files} distinct files, ${mb(own.bytes)}; timed inside the process (no start)`,
+      note: `${own.incidents} incidents, ${own.files} distinct files, ${mb(own.bytes)}; timed inside the process (no start); load ${load} at its start`,
     },
     {
-      step: "repository size R: cat-file every source blob, count lines",
+      step: "floor of a cold R: cat-file each distinct source blob once, count lines",
       ms: own.size.ms,
       rssMb: run.rssMb,
       net: own.size.ms,
-      note: `not in the floor: what the scorer reads for R (once per incident); ${own.size.files} blobs, ${mb(own.size.bytes)}`,
+      note: `not in the floor: what a cold row count reads at least; ${own.size.files} distinct blobs (${own.size.trees} in the trees), ${mb(own.size.bytes)}`,
     },
   ];
 }
@@ -444,6 +453,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   try {
     await measure(["cp", "-a", "--no-target-directory", resolve(resultsArg as string), results]);
+    await pointAtDataset(results);
     const floors = await measureFloor(results);
     const floor = floors[0] as Row;
     await measureSteps(work, results, rows);
@@ -452,10 +462,17 @@ async function main(): Promise<void> {
     console.log(
       `\nrescoring ${resultsArg} through the CLI; load average ${load.join(" ")} on ${cpus().length} cores; peak RSS from /usr/bin/time -f %M\n`,
     );
+    const coldFloor = floor.ms + (floors[1] as Row).ms;
+    console.log(
+      `\nfloor ${fmtS(floor.ms)} s; with a cold row count ${fmtS(coldFloor)} s (the cold steps' own floor, their ratio in brackets)\n`,
+    );
     console.log("| step | wall s | minus CLI start s | ratio to floor | peak RSS MB | note |");
     console.log("|---|---|---|---|---|---|");
     for (const row of rows) {
-      const ratio = Number.isNaN(row.net) ? "" : `${(row.net / floor.ms).toFixed(1)}x`;
+      const cold = row.step.includes("cold row counts");
+      const ratio = Number.isNaN(row.net)
+        ? ""
+        : `${(row.net / floor.ms).toFixed(1)}x${cold ? ` (${(row.net / coldFloor).toFixed(1)}x)` : ""}`;
       const net = Number.isNaN(row.net) ? "" : fmtS(row.net);
       console.log(
         `| ${row.step} | ${fmtS(row.ms)} | ${net} | ${ratio} | ${row.rssMb.toFixed(0)} | ${row.note} |`,

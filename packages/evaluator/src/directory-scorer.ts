@@ -6,6 +6,7 @@ import { type DiagnosisScores, DistDebugError, errorMessage } from "@distdebug/s
 import type { ReadFile } from "./directory-reader.js";
 import type { ScoreInput } from "./evaluator.js";
 import { checkAborted } from "./internal/abort.js";
+import { rowCountsIn } from "./internal/row-counts.js";
 import type {
   HostAnswer,
   HostRequest,
@@ -36,6 +37,27 @@ export interface TreeFiles {
   readFile: ReadFile;
   /** Every file of the tree (what the repository's size counts). */
   listFiles(): Promise<readonly string[]>;
+  /**
+   * The listed files by content, when the tree has content ids (a git tree): the repository's
+   * size R is then counted once per distinct content for the whole process (and kept in
+   * `countCacheDir`), not once per file and incident. Without it every listed source file is
+   * read through `readFile` and counted.
+   */
+  contents?: TreeContents;
+}
+
+/**
+ * The files of a tree named by content keys: git blob ids, with a `:variant` suffix when the
+ * bytes `read` gives are not the blob's own (a checkout's line endings). Equal keys name equal
+ * bytes across every tree of the process; the rows counted from them are those `readFile`'s
+ * bytes have (`read` may leave out what only changes bytes within a line, such as needle
+ * scrubbing: nothing read this way is shown to anyone, only its non-blank lines are counted).
+ */
+export interface TreeContents {
+  /** The content key of each listed regular file (missing for one it has none for). */
+  keys(): Promise<ReadonlyMap<string, string>>;
+  /** The bytes of the given keys, read in one batch. */
+  read(keys: readonly string[]): Promise<ReadonlyMap<string, Uint8Array>>;
 }
 
 /** Options of {@link createDirectoryScorer}. */
@@ -51,6 +73,13 @@ export interface DirectoryScorerOptions extends Partial<EvaluatorParameters> {
   workspaceRoots?: readonly string[];
   /** The longest one diagnosis may take to score. Default {@link DEFAULT_SCORING_DEADLINE_MS}. */
   deadlineMs?: number;
+  /**
+   * A folder for the row counts of a {@link TreeContents} tree, kept across processes: one
+   * count per content key and counting rule, each stored line checked when read (a corrupt or
+   * edited entry is counted again), new counts appended as whole lines. Default none: the counts are
+   * shared within the process only.
+   */
+  countCacheDir?: string;
 }
 
 /** Scores diagnoses on a folder in a worker thread, each within a deadline. */
@@ -64,8 +93,9 @@ export interface DirectoryScorer {
    */
   score(input: ScoreInput): Promise<DiagnosisScores>;
   /**
-   * Lets go of this scorer's evaluator in the shared worker (and stops the worker when no
-   * other scorer is open). Call it when done; a later `score` still works.
+   * Lets go of this scorer's evaluator in the shared worker (which stops after a minute idle
+   * once no scorer is open, and never keeps the process alive). Call it when done; a later
+   * `score` still works.
    */
   close(): Promise<void>;
 }
@@ -127,10 +157,10 @@ const host: {
   queue: Promise<unknown>;
   idle: NodeJS.Timeout | undefined;
   nextId: number;
-  /** Scorers created and not closed: the worker stops when the last one closes. */
+  /** Scorers created and not closed: a minute after the last one closes, the worker stops. */
   open: number;
-  /** The trees read on this thread for the worker, by scorer key. */
-  trees: Map<string, TreeFiles>;
+  /** The trees read on this thread for the worker (with their count cache), by scorer key. */
+  trees: Map<string, { files: TreeFiles; countCacheDir: string | undefined }>;
 } = {
   worker: undefined,
   queue: Promise.resolve(),
@@ -156,8 +186,10 @@ async function answerHost(worker: Worker, request: HostRequest): Promise<void> {
       throw new DistDebugError({ code: "INTERNAL", message: "a closed scorer's tree was read" });
     const value =
       request.type === "read"
-        ? await readBytes(tree.readFile, request.path)
-        : [...(await tree.listFiles())];
+        ? await readBytes(tree.files.readFile, request.path)
+        : request.type === "list"
+          ? [...(await tree.files.listFiles())]
+          : await countRowsOf(tree.files, tree.countCacheDir, request.paths);
     message = { type: "answer", id: request.id, value };
   } catch (error) {
     message = {
@@ -170,6 +202,23 @@ async function answerHost(worker: Worker, request: HostRequest): Promise<void> {
   }
   // A worker stopped meanwhile (past a deadline) takes no more messages.
   if (host.worker === worker) worker.postMessage(message);
+}
+
+/** The rows of `paths` counted by content (`null`: no content key, the worker counts it). */
+async function countRowsOf(
+  files: TreeFiles,
+  countCacheDir: string | undefined,
+  paths: readonly string[],
+): Promise<(number | null)[]> {
+  const { contents } = files;
+  if (!contents) return paths.map(() => null);
+  const keys = await contents.keys();
+  const wanted = paths.map((path) => keys.get(path));
+  const { rows } = await rowCountsIn(countCacheDir).count(
+    wanted.filter((key) => key !== undefined),
+    (batch) => contents.read(batch),
+  );
+  return wanted.map((key) => (key === undefined ? null : (rows.get(key) ?? null)));
 }
 
 async function readBytes(readFile: ReadFile, path: string): Promise<Uint8Array | undefined> {
@@ -185,7 +234,8 @@ function startWorker(): Worker {
     workerData: how.source ? { source: how.source } : {},
   });
   started.on("message", (message: ScoreWorkerReply | HostRequest) => {
-    if (message.type === "read" || message.type === "list") void answerHost(started, message);
+    if (message.type === "read" || message.type === "list" || message.type === "rows")
+      void answerHost(started, message);
   });
   started.unref();
   return started;
@@ -260,7 +310,9 @@ function scoreOnWorker(scorer: ScorerContext, input: ScoreInput): Promise<Diagno
  * loop (which may serve running attempts: a model gateway, wall-time timers, a memory sampler),
  * each diagnosis within `deadlineMs`. All the scorers of a process share one worker, which
  * scores one diagnosis at a time and keeps an evaluator per folder (files parsed once across
- * diagnoses); it stops after a minute idle, past a deadline, or when the last scorer closes.
+ * diagnoses); it stops after a minute idle (also once the last scorer closed: the next scorer,
+such as the next incident's, finds it started; an idle worker never keeps the process alive)
+or past a deadline.
  *
  * @example
  * ```ts
@@ -270,7 +322,8 @@ function scoreOnWorker(scorer: ScorerContext, input: ScoreInput): Promise<Diagno
  * ```
  */
 export function createDirectoryScorer(options: DirectoryScorerOptions): DirectoryScorer {
-  const { root, languages, workspaceRoots, deadlineMs = DEFAULT_SCORING_DEADLINE_MS } = options;
+  const { root, languages, workspaceRoots, countCacheDir } = options;
+  const deadlineMs = options.deadlineMs ?? DEFAULT_SCORING_DEADLINE_MS;
   const parameters = Object.freeze(evaluatorParameters(options));
   const data: ScoreWorkerData = {
     root: typeof root === "string" ? root : { host: true },
@@ -293,7 +346,7 @@ export function createDirectoryScorer(options: DirectoryScorerOptions): Director
     score(input) {
       const result = host.queue.then(() => {
         // Registered while scoring (a closed scorer that scores again registers it again).
-        if (typeof root !== "string") host.trees.set(scorer.key, root);
+        if (typeof root !== "string") host.trees.set(scorer.key, { files: root, countCacheDir });
         return scoreOnWorker(scorer, input);
       });
       host.queue = result
@@ -308,8 +361,13 @@ export function createDirectoryScorer(options: DirectoryScorerOptions): Director
       closed = true;
       host.open--;
       host.trees.delete(scorer.key);
-      if (host.open === 0) await stopWorker();
-      else host.worker?.postMessage({ type: "close", key: scorer.key } satisfies ScoreRequest);
+      host.worker?.postMessage({ type: "close", key: scorer.key } satisfies ScoreRequest);
+      // Kept for the next scorer (rescoring opens one per incident: a worker start each cost
+      // more than the scoring), unreferenced, until a minute idle.
+      if (host.open === 0 && host.worker) {
+        clearTimeout(host.idle);
+        host.idle = setTimeout(() => void stopWorker(), IDLE_MS).unref();
+      }
     },
   };
 }

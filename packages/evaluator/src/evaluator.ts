@@ -14,7 +14,11 @@ import { FileStore, type LoadedFile } from "./internal/file-store.js";
 import { goldTexts } from "./internal/gold-text.js";
 import { IdentifierIndex, identifiersOf } from "./internal/identifier-index.js";
 import { readDiagnosis } from "./internal/read-diagnosis.js";
-import { RepositoryCounter, type RepositorySize } from "./internal/repository-size.js";
+import {
+  type CountRows,
+  RepositoryCounter,
+  type RepositorySize,
+} from "./internal/repository-size.js";
 import { resolveGold } from "./internal/resolve-gold.js";
 import { type ResolvedSpan, resolveSpan } from "./internal/resolve-span.js";
 import { scoreSpans } from "./internal/score-spans.js";
@@ -146,6 +150,16 @@ interface EvaluatorState {
  * ```
  */
 export function createEvaluator(options: EvaluatorOptions): Evaluator {
+  return evaluatorWith(options, {});
+}
+
+/** What the scoring worker adds to an evaluator (not public): the rows counted by content. */
+export interface EvaluatorInternals {
+  countRows?: CountRows;
+}
+
+/** {@link createEvaluator} with the scoring worker's internals. */
+export function evaluatorWith(options: EvaluatorOptions, internals: EvaluatorInternals): Evaluator {
   const languages = { ...DEFAULT_LANGUAGES, ...(options.languages ?? {}) };
   let listed: Promise<string[]> | undefined;
   const listFiles = () => {
@@ -161,7 +175,7 @@ export function createEvaluator(options: EvaluatorOptions): Evaluator {
     options,
     parameters: Object.freeze(evaluatorParameters(options)),
     store: new FileStore(options.readFile, languages, options.workspaceRoots ?? ["/workspace"]),
-    counter: new RepositoryCounter(options.readFile, languages),
+    counter: new RepositoryCounter(options.readFile, languages, internals.countRows),
     identifiers: new IdentifierIndex(options.readFile, languages, listFiles),
     listFiles,
     listedSize: undefined,

@@ -12,6 +12,7 @@ export {
   DEFAULT_SCORING_DEADLINE_MS,
   type DirectoryScorer,
   type DirectoryScorerOptions,
+  type TreeContents,
   type TreeFiles,
 } from "./directory-scorer.js";
 export {

@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { DatasetIncident, IncidentRepository } from "@distdebug/dataset";
 import {
   createDirectoryScorer,
@@ -38,6 +39,14 @@ export interface IncidentScorer {
   close(): Promise<void>;
 }
 
+/**
+ * The folder of the scorer's row-count cache in a cache folder (`<cacheDir>/row-counts`), or
+ * undefined when `countCache` is false (counts then live for the process only).
+ */
+export function countCacheDirOf(cacheDir: string, countCache = true): string | undefined {
+  return countCache ? join(cacheDir, "row-counts") : undefined;
+}
+
 /** The reason recorded in the scores of an attempt without a valid diagnosis. */
 const MISSING_REASON = "no valid diagnosis";
 
@@ -68,6 +77,11 @@ export function createIncidentScorer(options: {
   gold: Gold;
   /** Opens the incident's repository (built or cloned into the cache), on the first score. */
   repository: () => Promise<IncidentRepository>;
+  /**
+   * Where the repository size's row counts are kept across processes (by blob id, see
+   * {@link countCacheDirOf}). Default none: shared within the process only.
+   */
+  countCacheDir?: string | undefined;
 }): IncidentScorer {
   const { incident, gold } = options;
   let opened: Promise<{ files: RevisionFiles; scorer: DirectoryScorer }> | undefined;
@@ -81,7 +95,13 @@ export function createIncidentScorer(options: {
       // The text the agent was shown: the workspace's, with the same needles scrubbed.
       needles: gold.needles ?? [],
     });
-    return { files, scorer: createDirectoryScorer({ root: files }) };
+    const { countCacheDir } = options;
+    // R counts each distinct blob once per process (and cache) from `files.contents`.
+    const scorer = createDirectoryScorer({
+      root: files,
+      ...(countCacheDir ? { countCacheDir } : {}),
+    });
+    return { files, scorer };
   };
   return {
     incidentId: incident.id,

@@ -6,6 +6,8 @@ import { type PreparedIncident, prepareIncident } from "./prepared-incident.js";
 /** Options of {@link incidentPreparer}. */
 export interface IncidentPreparerOptions {
   cacheDir: string;
+  /** The scorer's row-count cache (see `countCacheDirOf`). Default none (this process only). */
+  countCacheDir?: string | undefined;
   mirrors?: MirrorOptions | undefined;
   signal?: AbortSignal | undefined;
   /** Receives each preparation's workspace events as `incident-workspace`. */
@@ -34,6 +36,7 @@ export function incidentPreparer(options: IncidentPreparerOptions): IncidentPrep
       entry = prepareIncident({
         incident,
         cacheDir: options.cacheDir,
+        countCacheDir: options.countCacheDir,
         ...(options.signal ? { signal: options.signal } : {}),
         onEvent: (event) =>
           options.onEvent({ type: "incident-workspace", incidentId: incident.id, event }),

@@ -54,6 +54,8 @@ export interface PrepareIncidentOptions {
   onEvent?: (event: WorkspaceEvent) => void;
   /** Local mirrors of remote repositories, used instead of a clone (see {@link findMirror}). */
   mirrors?: MirrorOptions;
+  /** The scorer's row-count cache (see `countCacheDirOf`). Default none (this process only). */
+  countCacheDir?: string | undefined;
 }
 
 /** The local mirror of a remote incident's repository, if `mirrors` has one. */
@@ -101,7 +103,12 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
     if (result.copyProof) copyProofs.set(result.dir, result.copyProof);
   };
   const scorer = gold
-    ? createIncidentScorer({ incident, gold, repository: async () => repository })
+    ? createIncidentScorer({
+        incident,
+        gold,
+        repository: async () => repository,
+        countCacheDir: options.countCacheDir,
+      })
     : undefined;
   return {
     incident,

@@ -5,6 +5,7 @@ import type { Dataset, DatasetIncident } from "@distdebug/dataset";
 import { removeAttemptLeftovers, runLockPath } from "@distdebug/results";
 import { acquireFileLock, type RunConfig, resolveConfigEnv } from "@distdebug/schema";
 import { defaultCacheDir } from "@distdebug/workspace";
+import { countCacheDirOf } from "./attempt-scoring.js";
 import { claimResultsDir } from "./claim-results-dir.js";
 import type { RunEventListener } from "./events.js";
 import type { MirrorOptions } from "./find-mirror.js";
@@ -46,6 +47,12 @@ export interface RunBenchmarkOptions {
   rerunInfraErrors?: boolean;
   /** Repository and workspace caches. Default: workspace's `defaultCacheDir()`. */
   cacheDir?: string;
+  /**
+   * Keep the repository size's row counts in `<cacheDir>/row-counts` across runs (by blob id
+   * and counting rule; a damaged entry is counted again). Default true; false counts them once
+   * per process.
+   */
+  countCache?: boolean;
   /** Local mirrors of the remote repositories (the catalog's), used instead of clones. */
   mirrors?: MirrorOptions;
   /** The environment `${VAR}` references and API keys are read from. Default `process.env`. */
@@ -221,6 +228,7 @@ export async function runBenchmark(options: RunBenchmarkOptions): Promise<RunBen
     announceRun(options, run, plan, onEvent);
     const preparer = incidentPreparer({
       cacheDir: run.cacheDir,
+      countCacheDir: countCacheDirOf(run.cacheDir, options.countCache),
       mirrors: options.mirrors,
       signal,
       onEvent,

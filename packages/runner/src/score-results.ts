@@ -29,6 +29,7 @@ import {
 import { type AttemptRecord, type IncidentRecord, summarize } from "@distdebug/stats";
 import { defaultCacheDir } from "@distdebug/workspace";
 import {
+  countCacheDirOf,
   createIncidentScorer,
   type IncidentScorer,
   scoreAttemptFolder,
@@ -59,6 +60,12 @@ export interface ScoreResultsOptions {
   /** The dataset; default the one run.json names. */
   dataset?: Dataset;
   cacheDir?: string;
+  /**
+   * Keep the repository size's row counts in `<cacheDir>/row-counts` across runs (by blob id
+   * and counting rule; a damaged entry is counted again). Default true; false counts them once
+   * per process.
+   */
+  countCache?: boolean;
   /** Local mirrors of the remote repositories (the catalog's), used instead of clones. */
   mirrors?: MirrorOptions;
   /** Bootstrap seed and resamples for the summary (defaults of @distdebug/stats). */
@@ -166,6 +173,7 @@ async function scoreIncident(context: ScoreRun, incident: DatasetIncident): Prom
   const scorer = createIncidentScorer({
     incident,
     gold,
+    countCacheDir: countCacheDirOf(cacheDir, options.countCache),
     repository: async () =>
       openIncidentRepository(incident, {
         cacheDir,

@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type Dataset, loadDataset } from "@distdebug/dataset";
 import { ATTEMPT_FILES, attemptPath, parseAttemptPath, RESULTS_FILES } from "@distdebug/results";
-import { scoreResults } from "@distdebug/runner";
+import { type MirrorOptions, scoreResults } from "@distdebug/runner";
 import {
   type DiagnosisScores,
   DistDebugError,
@@ -20,7 +20,6 @@ import {
   type Summary,
   serialize,
   sha256Hex,
-  writeFileAtomic,
 } from "@distdebug/schema";
 import { expectedSubmission, outputHashProblems, submissionProblems } from "./consistency.js";
 import { scanTrajectory } from "./leakage-scan.js";
@@ -58,6 +57,13 @@ export interface VerifySubmissionOptions {
    */
   attempts?: number;
   cacheDir?: string;
+  /** Local mirrors of the remote repositories (the catalog's), used instead of clones. */
+  mirrors?: MirrorOptions;
+  /**
+   * Keep the repository size's row counts in `<cacheDir>/row-counts` (the verifier's own
+   * cache, keyed by blob ids git computed: nothing from the archive goes in). Default true.
+   */
+  countCache?: boolean;
   /** Where to extract the archive for rescoring. Default a new temporary folder, removed after. */
   workDir?: string;
   signal?: AbortSignal;
@@ -297,13 +303,19 @@ async function rescoreArchive(
   const invalid: string[] = [];
   const work = options.workDir ?? (await mkdtemp(join(tmpdir(), "distdebug-verify-")));
   try {
-    for (const entry of entries) await writeFileAtomic(join(work, entry.path), entry.data);
+    // A scratch folder of this process, removed after: no temporary file, rename or fsync each.
+    for (const entry of entries) {
+      await mkdir(dirname(join(work, entry.path)), { recursive: true });
+      await writeFile(join(work, entry.path), entry.data);
+    }
     const packaged = packagedSummary(byPath, invalid);
     const result = await scoreResults({
       outDir: work,
       attempts: options.attempts ?? run.config.run.attempts,
       ...(dataset ? { dataset } : {}),
       ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+      ...(options.mirrors ? { mirrors: options.mirrors } : {}),
+      ...(options.countCache === undefined ? {} : { countCache: options.countCache }),
       ...(packaged ? { seed: packaged.method.seed, resamples: packaged.method.resamples } : {}),
       write: true,
       rescore: true,

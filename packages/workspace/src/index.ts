@@ -53,6 +53,7 @@ export {
 export {
   type OpenRevisionFilesOptions,
   openRevisionFiles,
+  type RevisionContents,
   type RevisionFiles,
 } from "./revision-files.js";
 export {

@@ -3,8 +3,8 @@ import { DistDebugError } from "@distdebug/schema";
 import type { GitEngine } from "./engine.js";
 import { openReader } from "./engine.js";
 import { commitTree, entryKind } from "./git-objects.js";
-import type { EolRules } from "./internal/checkout-eol.js";
-import type { ObjectReader } from "./internal/object-reader.js";
+import { convertEol, type EolRules, type EolVariant } from "./internal/checkout-eol.js";
+import type { ObjectReader, RawObject } from "./internal/object-reader.js";
 import { checkoutEol, type FileEntry, walkSourceTree } from "./internal/source-tree.js";
 import { compileNeedles, type NeedleMatcher, scrubNeedles } from "./needles.js";
 import { gitdirOf } from "./read-file-at-commit.js";
@@ -41,11 +41,34 @@ export interface RevisionFiles {
    */
   readFile(path: string): Promise<Buffer | undefined>;
   /**
+   * The listed files by content, for what is a pure function of their bytes (a scorer's row
+   * counts): see {@link RevisionContents}.
+   */
+  readonly contents: RevisionContents;
+  /**
    * Stops the object reader (a `git cat-file` process, which keeps a process alive while it
    * runs). A later read starts it again; the walked tree is kept. Call it when no read is
    * in flight.
    */
   close(): Promise<void>;
+}
+
+/**
+ * The regular files of a revision by content key: the blob id, with `:crlf` or `:crlf-auto`
+ * when a checkout converts its line endings (the same key always names the same bytes, in any
+ * repository). The bytes are read without needle scrubbing, which changes bytes within a line
+ * and never a line break: use them for what scrubbing cannot change (non-blank lines), never
+ * to show them.
+ */
+export interface RevisionContents {
+  /** The content key of each listed file (`listFiles`: no symbolic links). */
+  keys(): Promise<Map<string, string>>;
+  /**
+   * The bytes of content keys of this revision, as a checkout writes them but not scrubbed,
+   * read through one batch of the object reader. Throws `INVALID_ARGUMENT` for a key that is
+   * not one `keys` gives.
+   */
+  read(keys: readonly string[]): Promise<Map<string, Buffer>>;
 }
 
 /** The walked tree of the revision with what reading a file needs. */
@@ -94,6 +117,18 @@ export async function openRevisionFiles(options: OpenRevisionFilesOptions): Prom
     async readFile(path) {
       return readResolved(await open(), matcher, path);
     },
+    contents: {
+      async keys() {
+        const { files, eol } = await open();
+        const keys = new Map<string, string>();
+        for (const [path, entry] of files)
+          if (entryKind(entry.mode) !== "symlink") keys.set(path, contentKey(entry.oid, eol, path));
+        return keys;
+      },
+      async read(keys) {
+        return readContents(await open(), keys);
+      },
+    },
     async close() {
       await (await opened?.catch(() => undefined))?.reader.close();
     },
@@ -103,8 +138,7 @@ export async function openRevisionFiles(options: OpenRevisionFilesOptions): Prom
 async function openTree(gitdir: string, options: OpenRevisionFilesOptions): Promise<OpenedTree> {
   const reader = await openReader(gitdir, options.engine);
   try {
-    const commit = await reader.resolve(options.commit);
-    const [object] = await reader.readMany([commit]);
+    const object = await readCommit(reader, options.commit);
     if (object?.type !== "commit")
       throw new DistDebugError({
         code: "WORKSPACE_ERROR",
@@ -120,6 +154,55 @@ async function openTree(gitdir: string, options: OpenRevisionFilesOptions): Prom
     throw error;
   }
 }
+
+/**
+ * The commit object of a revision. A full object id that names a commit is read as it is
+ * (one request to the running object reader); anything else is resolved first (a
+ * `git rev-parse` process: rescoring opens one revision per incident).
+ */
+async function readCommit(reader: ObjectReader, revision: string): Promise<RawObject | undefined> {
+  if (/^([0-9a-f]{40}|[0-9a-f]{64})$/.test(revision)) {
+    const [object] = await reader.readMany([revision]).catch(() => []);
+    if (object?.type === "commit") return object;
+  }
+  const [object] = await reader.readMany([await reader.resolve(revision)]);
+  return object;
+}
+
+function contentKey(oid: string, eol: EolRules, path: string): string {
+  const variant = eol.variant(path);
+  return variant === "" ? oid : `${oid}:${variant}`;
+}
+
+/** The unscrubbed bytes of content keys, in one batch of object reads. */
+async function readContents(
+  tree: OpenedTree,
+  keys: readonly string[],
+): Promise<Map<string, Buffer>> {
+  const parsed = [...new Set(keys)].map((key) => {
+    const [oid = "", variant = ""] = key.split(":");
+    if (!/^[0-9a-f]{40}([0-9a-f]{24})?$/.test(oid) || !EOL_VARIANTS.has(variant))
+      throw new DistDebugError({
+        code: "INVALID_ARGUMENT",
+        message: `${key}: not a content key of this revision (a blob id, optionally :crlf or :crlf-auto)`,
+        data: { key },
+      });
+    return { key, oid, variant: variant as EolVariant };
+  });
+  const oids = [...new Set(parsed.map((entry) => entry.oid))];
+  const blobs = await tree.reader.readMany(oids);
+  const byOid = new Map<string, Buffer>();
+  blobs.forEach((blob, at) => {
+    if (blob.type === "blob") byOid.set(oids[at] as string, blob.content);
+  });
+  const out = new Map<string, Buffer>();
+  for (const { key, oid, variant } of parsed) {
+    const content = byOid.get(oid);
+    if (content) out.set(key, convertEol(variant, content));
+  }
+  return out;
+}
+const EOL_VARIANTS = new Set<string>(["", "crlf", "crlf-auto"]);
 
 /** Reads `path`, following symbolic links inside the tree. */
 async function readResolved(

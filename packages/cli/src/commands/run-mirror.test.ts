@@ -70,7 +70,7 @@ describe("run --mirror", () => {
     ["owner/name=<gitdir>", (dir: string) => `example/raft=${dir}`],
     ["a folder of mirrors", (dir: string) => dir],
   ])(
-    "reads a remote repository from a local mirror (%s), then score rescores from it",
+    "reads a remote repository from a local mirror (%s), then score and verify rescore from it",
     async (kind, mirrorArg) => {
       const mirrors = await testdir();
       await mkdir(join(mirrors, "x"));
@@ -90,6 +90,23 @@ describe("run --mirror", () => {
       expect(scores.metrics.blockCoverage).toBeTypeOf("number");
       const score = await cli(["score", "results", ...args], run.work);
       expect(score.code, score.err).toBe(0);
+      // verify rescores from the mirror too, with a fresh cache (no clone to fall back on).
+      const pack = await cli(["package", "results", "--out", "s.tar.gz"], run.work);
+      expect(pack.code, pack.err).toBe(0);
+      for (const countCache of [[], ["--no-count-cache"]]) {
+        const fresh = await testdir();
+        const verify = await cli(
+          ["verify", "s.tar.gz", "--mirror", mirror, "--cache-dir", fresh, ...countCache],
+          run.work,
+        );
+        expect(verify.code, verify.err + verify.out).toBe(0);
+        expect(verify.out).toContain("rescoring reproduces every score");
+        // Nothing cloned; with --no-count-cache no row count kept either (with it, the counts
+        // this process holds already may leave nothing to write).
+        const kept = await readdir(fresh);
+        expect(kept).not.toContain("repos");
+        if (countCache.length > 0) expect(kept).not.toContain("row-counts");
+      }
       // The report shows the buggy code beside the gold, read from the mirror too.
       const report = await cli(
         ["report", "results", ...args, "--out", "rep", "--format", "none"],

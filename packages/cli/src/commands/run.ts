@@ -24,7 +24,12 @@ import {
   usageError,
 } from "../command.js";
 import { loadDatasetArg, MIRROR_OPTION, mirrorsFromArgs } from "../dataset-arg.js";
-import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
+import {
+  CACHE_DIR_OPTION,
+  COUNT_CACHE_OPTION,
+  cacheDirOf,
+  countCacheOf,
+} from "../render/cache-dir.js";
 import { createRunProgress } from "../render/run-progress.js";
 import { shardFromArgs, shardOptions, shardOutName } from "../shard-options.js";
 
@@ -121,7 +126,7 @@ function outDirOf(args: CommandArgs, config: RunConfig, shard: Shard | undefined
 
 export default defineCommand({
   usage:
-    "run [--config <file>]... [--agent baseline|mini|command] [--dataset <dir>] [--bug <id|glob>]... [--runs N] [--concurrency N] [--set key.path=value]... [--out <dir>] [--cache-dir <dir>] [--mirror <folder | owner/name=<gitdir>>]... [--redo] [--rerun-infra] [--shard i/n] [--unsafe-no-sandbox] [--json]",
+    "run [--config <file>]... [--agent baseline|mini|command] [--dataset <dir>] [--bug <id|glob>]... [--runs N] [--concurrency N] [--set key.path=value]... [--out <dir>] [--cache-dir <dir>] [--mirror <folder | owner/name=<gitdir>>]... [--no-count-cache] [--redo] [--rerun-infra] [--shard i/n] [--unsafe-no-sandbox] [--json]",
   description:
     "Runs an agent on incidents: an anonymized workspace per attempt, the leakage check, the sandbox, the agent, and scoring. Finished attempts are reused (resume is the default); attempts that ended infra-error (a harness fault) are kept and the run exits 1 until they are rerun with --rerun-infra; Ctrl-C stops starting attempts and ends running ones as interrupted. Without --dataset, --bug looks the id up in the bundled datasets (the example dataset, then the real-incident catalog); --dataset takes a folder or a bundled dataset's name (example, catalog); without --bug the whole offline example dataset runs. --mirror reads the catalog's repositories from local mirrors instead of cloning them.",
   options: {
@@ -160,6 +165,7 @@ export default defineCommand({
       description: "config override key.path=value (repeatable)",
     },
     ...CACHE_DIR_OPTION,
+    ...COUNT_CACHE_OPTION,
     ...MIRROR_OPTION,
     ...shardOptions,
   },
@@ -198,6 +204,7 @@ export default defineCommand({
         ? {}
         : { concurrency: parsePositiveInt(concurrency, "concurrency", 1) }),
       cacheDir,
+      countCache: countCacheOf(args),
       mirrors: mirrorsFromArgs(args, io.cwd),
       redo: Boolean(args.values.redo),
       ...(shard ? { shard } : {}),

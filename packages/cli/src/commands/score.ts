@@ -12,7 +12,12 @@ import {
   usageError,
 } from "../command.js";
 import { loadDatasetArg, MIRROR_OPTION, mirrorsFromArgs } from "../dataset-arg.js";
-import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
+import {
+  CACHE_DIR_OPTION,
+  COUNT_CACHE_OPTION,
+  cacheDirOf,
+  countCacheOf,
+} from "../render/cache-dir.js";
 import { gateFailures, parseMetricFloors } from "../score-gates.js";
 
 function parseSeed(text: string): number {
@@ -26,7 +31,7 @@ function parseSeed(text: string): number {
 
 export default defineCommand({
   usage:
-    "score <results dir> [--attempts N] [--seed N] [--dataset dir] [--rescore] [--require-complete] [--fail-under metric=points]...",
+    "score <results dir> [--attempts N] [--seed N] [--dataset dir] [--rescore] [--require-complete] [--fail-under metric=points]... [--cache-dir <dir>] [--mirror <folder | owner/name=<gitdir>>]... [--no-count-cache]",
   description:
     "Scores every attempt of a results folder from its files against the gold on the pristine buggy tree (read from the repository's object store, no workspace copy), rewrites diagnosis_scores.json where it differs, writes summary.json and prints the leaderboard row (block coverage with 95% CI, block precision, file coverage, localization gap, tokens/run, cost/run, failed attempts). A diagnosis_scores.json made from the same inputs (diagnosis and trajectory bytes, gold, incident, evaluator version and parameters: its inputHash) is reused as it is; --rescore scores every attempt again. Pure: the same inputs give the same bytes. With --dataset, first refuses (exit 1, one line per problem) a folder that lacks an incident of the dataset, has other than run.attempts attempts per incident, or whose diagnoses or trajectories differ from the sha256 in attempt.json. For CI: --require-complete exits 1 while infra errors, interrupted or missing attempts remain; --fail-under exits 1 when a metric's mean is under a floor in points (blockCoverage=40 fails below a mean of 0.40).",
   options: {
@@ -39,6 +44,7 @@ export default defineCommand({
       description: `bootstrap seed, a whole number >= 0 (default ${DEFAULT_SEED})`,
     },
     ...CACHE_DIR_OPTION,
+    ...COUNT_CACHE_OPTION,
     dataset: {
       type: "string",
       description:
@@ -88,6 +94,7 @@ export default defineCommand({
       ...(attempts === undefined ? {} : { attempts }),
       ...(seed === undefined ? {} : { seed: parseSeed(seed) }),
       cacheDir,
+      countCache: countCacheOf(args),
       mirrors: mirrorsFromArgs(args, io.cwd),
       rescore: args.values.rescore === true,
     });

@@ -3,13 +3,19 @@ import { attemptPath } from "@distdebug/results";
 import { serialize } from "@distdebug/schema";
 import { verifySubmission } from "@distdebug/submission";
 import { defineCommand, optionalString, parsePositiveInt, usageError } from "../command.js";
-import { loadDatasetArg } from "../dataset-arg.js";
-import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
+import { loadDatasetArg, MIRROR_OPTION, mirrorsFromArgs } from "../dataset-arg.js";
+import {
+  CACHE_DIR_OPTION,
+  COUNT_CACHE_OPTION,
+  cacheDirOf,
+  countCacheOf,
+} from "../render/cache-dir.js";
 
 export default defineCommand({
-  usage: "verify <archive> [--dataset dir] [--attempts N]",
+  usage:
+    "verify <archive> [--dataset dir] [--attempts N] [--cache-dir <dir>] [--mirror <folder | owner/name=<gitdir>>]... [--no-count-cache] [--skip-rescore]",
   description:
-    "Verifies a submission archive made by distdebug package from the archive alone: every file's sha256 against manifest.json (a changed, missing or extra file is named), every diagnosis and trajectory against the sha256 in its attempt.json, completeness against the dataset (every scorable incident, --attempts or else run.attempts attempts each), unsafe entries (.., absolute, links, duplicates, aliases) refused, every file re-validated, the trajectories re-scanned for leaks, and every attempt rescored against the dataset's gold, reporting each packaged score the rescoring does not reproduce. Exits 1 on any problem or difference.",
+    "Verifies a submission archive made by distdebug package from the archive alone: every file's sha256 against manifest.json (a changed, missing or extra file is named), every diagnosis and trajectory against the sha256 in its attempt.json, completeness against the dataset (every scorable incident, --attempts or else run.attempts attempts each), unsafe entries (.., absolute, links, duplicates, aliases) refused, every file re-validated, the trajectories re-scanned for leaks, and every attempt rescored against the dataset's gold, reporting each packaged score the rescoring does not reproduce. --mirror reads the catalog's repositories from local mirrors instead of cloning them. Exits 1 on any problem or difference.",
   options: {
     dataset: {
       type: "string",
@@ -21,6 +27,8 @@ export default defineCommand({
         "attempts per incident the benchmark requires, with --dataset (default: the archive's run.attempts, which its submitter chose)",
     },
     ...CACHE_DIR_OPTION,
+    ...MIRROR_OPTION,
+    ...COUNT_CACHE_OPTION,
     "skip-rescore": { type: "boolean", description: "check checksums and files only" },
   },
   async run(args, io) {
@@ -35,6 +43,8 @@ export default defineCommand({
       ...(datasetDir ? { dataset: await loadDatasetArg(datasetDir, io.cwd) } : {}),
       ...(attempts === undefined ? {} : { attempts: parsePositiveInt(attempts, "attempts", 1) }),
       cacheDir,
+      mirrors: mirrorsFromArgs(args, io.cwd),
+      countCache: countCacheOf(args),
       ...(io.signal ? { signal: io.signal } : {}),
     });
     if (args.values.json) {

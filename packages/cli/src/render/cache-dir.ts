@@ -26,3 +26,17 @@ export function cacheDirOf(option: string | undefined, io: CliIO): string {
       ),
   });
 }
+
+/** The `--no-count-cache` option of every command that scores (run, score, verify). */
+export const COUNT_CACHE_OPTION = {
+  "no-count-cache": {
+    type: "boolean",
+    description:
+      "do not keep the repository size's row counts in <cache-dir>/row-counts (by git blob id; a damaged entry is counted again); count them in this process only",
+  },
+} as const;
+
+/** Whether the row-count cache is kept (`--no-count-cache` not given). */
+export function countCacheOf(args: { values: Record<string, unknown> }): boolean {
+  return args.values["no-count-cache"] !== true;
+}

@@ -9,6 +9,13 @@ export interface RepositorySize {
   files: number;
 }
 
+/**
+ * Counts the non-blank rows of listed files by their content (shared across the process and
+ * cached, see `RowCounts`), in the order given; `null` for a path it has no content key for,
+ * which the counter then reads and counts itself.
+ */
+export type CountRows = (paths: readonly string[]) => Promise<readonly (number | null)[]>;
+
 /** Files read at once while counting. */
 const PARALLEL_READS = 16;
 
@@ -20,11 +27,34 @@ const PARALLEL_READS = 16;
 export class RepositoryCounter {
   readonly #readFile: ReadFile;
   readonly #languages: Readonly<Record<string, LanguageChoice>>;
+  readonly #countRows: CountRows | undefined;
   readonly #rows = new Map<string, number | undefined>();
 
-  constructor(readFile: ReadFile, languages: Readonly<Record<string, LanguageChoice>>) {
+  constructor(
+    readFile: ReadFile,
+    languages: Readonly<Record<string, LanguageChoice>>,
+    countRows?: CountRows,
+  ) {
     this.#readFile = readFile;
     this.#languages = languages;
+    this.#countRows = countRows;
+  }
+
+  /**
+   * Asks `countRows` for the paths not counted yet, in one request. A path it has no count
+   * for, or every path when it fails, is read and counted one by one instead.
+   */
+  async #countByContent(paths: readonly string[]): Promise<void> {
+    if (!this.#countRows) return;
+    const todo = paths.filter(
+      (path) => !this.#rows.has(path) && languageOf(path, this.#languages) !== "text",
+    );
+    if (todo.length === 0) return;
+    const counts = await this.#countRows(todo).catch(() => []);
+    todo.forEach((path, at) => {
+      const rows = counts[at];
+      if (typeof rows === "number") this.#rows.set(path, rows);
+    });
   }
 
   /** Non-blank lines of one path (undefined: missing, or not in a language). */
@@ -51,6 +81,7 @@ export class RepositoryCounter {
     signal?: AbortSignal,
   ): Promise<RepositorySize & { complete: boolean }> {
     const unique = [...new Set(paths)];
+    await this.#countByContent(unique);
     let rows = 0;
     let files = 0;
     let complete = true;

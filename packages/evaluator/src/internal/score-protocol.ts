@@ -45,12 +45,22 @@ export type ScoreWorkerReply =
   | { type: "scored"; id: number; scores: DiagnosisScores; error?: undefined }
   | { type: "scored"; id: number; scores?: undefined; error: WorkerError };
 
-/** The worker asks the scorer's thread for a file or the file list of a `host` tree. */
+/**
+ * The worker asks the scorer's thread for a file or the file list of a `host` tree, or for the
+ * non-blank rows of listed files counted by content (`null` for a path without a content key:
+ * the worker reads and counts it itself).
+ */
 export type HostRequest =
   | { type: "read"; id: number; key: string; path: string }
-  | { type: "list"; id: number; key: string };
+  | { type: "list"; id: number; key: string }
+  | { type: "rows"; id: number; key: string; paths: string[] };
 
 /** The scorer's thread answers a {@link HostRequest}: the value, or the error reading threw. */
 export type HostAnswer =
-  | { type: "answer"; id: number; value: Uint8Array | string[] | undefined; error?: undefined }
+  | {
+      type: "answer";
+      id: number;
+      value: Uint8Array | string[] | (number | null)[] | undefined;
+      error?: undefined;
+    }
   | { type: "answer"; id: number; value?: undefined; error: WorkerError };

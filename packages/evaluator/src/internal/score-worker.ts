@@ -6,7 +6,8 @@
 import { parentPort } from "node:worker_threads";
 import { DistDebugError, errorMessage } from "@distdebug/schema";
 import { directoryReader, listDirectoryFiles, type ReadFile } from "../directory-reader.js";
-import { createEvaluator, type Evaluator } from "../evaluator.js";
+import { type Evaluator, evaluatorWith } from "../evaluator.js";
+import type { CountRows } from "./repository-size.js";
 import type {
   HostAnswer,
   HostRequest,
@@ -24,7 +25,10 @@ let nextQuestion = 0;
 
 /** Asks the scorer's thread to read from a `host` tree (see `HostRequest`). */
 function ask(
-  request: { type: "read"; key: string; path: string } | { type: "list"; key: string },
+  request:
+    | { type: "read"; key: string; path: string }
+    | { type: "list"; key: string }
+    | { type: "rows"; key: string; paths: string[] },
 ): Promise<unknown> {
   const id = nextQuestion++;
   return new Promise((resolve, reject) => {
@@ -40,23 +44,29 @@ function answer(message: HostAnswer): void {
   else question?.resolve(message.value);
 }
 
-/** The files of a scorer's tree: a folder read here, or a tree its thread reads for us. */
+/**
+ * The files of a scorer's tree: a folder read here, or a tree its thread reads for us (which
+ * also counts the rows of its files by content, see `RowCounts`).
+ */
 function treeOf(
   key: string,
   root: ScoreWorkerData["root"],
-): { readFile: ReadFile; listFiles: () => Promise<readonly string[]> } {
+): { readFile: ReadFile; listFiles: () => Promise<readonly string[]>; countRows?: CountRows } {
   if (typeof root === "string")
     return { readFile: directoryReader(root), listFiles: () => listDirectoryFiles(root) };
   return {
     readFile: async (path) => (await ask({ type: "read", key, path })) as Uint8Array | undefined,
     listFiles: async () => (await ask({ type: "list", key })) as string[],
+    countRows: async (paths) =>
+      (await ask({ type: "rows", key, paths: [...paths] })) as (number | null)[],
   };
 }
 
 function evaluatorOf(key: string, { root, options }: ScoreWorkerData): Evaluator {
   let evaluator = evaluators.get(key);
   if (!evaluator) {
-    evaluator = createEvaluator({ ...options, ...treeOf(key, root) });
+    const { countRows, ...tree } = treeOf(key, root);
+    evaluator = evaluatorWith({ ...options, ...tree }, countRows ? { countRows } : {});
     evaluators.set(key, evaluator);
   }
   return evaluator;

@@ -18,10 +18,18 @@ interface Rule {
   eol?: "crlf" | "lf" | undefined;
 }
 
+/**
+ * How a checkout converts a file's line endings: `""` not at all, `crlf` every lone LF,
+ * `crlf-auto` every lone LF of content that looks like text and has no CR (`text=auto`).
+ */
+export type EolVariant = "" | "crlf" | "crlf-auto";
+
 /** The attributes that decide a checkout's line endings, per path. */
 export interface EolRules {
   /** The bytes a checkout writes for `path` (repository-relative) whose blob is `content`. */
   convert(path: string, content: Buffer): Buffer;
+  /** How a checkout converts `path`: the same variant and blob give the same bytes. */
+  variant(path: string): EolVariant;
 }
 
 function globToRegExp(glob: string): RegExp {
@@ -155,17 +163,28 @@ export function eolRules(attributeFiles: ReadonlyMap<string, Buffer>): EolRules 
       file.slice(0, file.lastIndexOf("/") + 1),
     ),
   );
+  const variant = (path: string): EolVariant => {
+    if (rules.length === 0) return "";
+    const { text, eol } = resolve(rules, path);
+    if (eol !== "crlf" || text === "unset") return "";
+    return text === "auto" ? "crlf-auto" : "crlf";
+  };
   return {
+    variant,
     convert(path, content) {
-      if (rules.length === 0) return content;
-      const { text, eol } = resolve(rules, path);
-      if (eol !== "crlf" || text === "unset") return content;
-      const stats = gatherStats(content);
-      if (stats.loneLf === 0) return content;
-      // `text=auto` leaves binary content and content that already has CRs alone; an explicit
-      // or unspecified `text` with `eol=crlf` converts every lone LF.
-      if (text === "auto" && (stats.binary || stats.crlf > 0 || stats.loneCr > 0)) return content;
-      return toCrlf(content, stats.loneLf);
+      return convertEol(variant(path), content);
     },
   };
+}
+
+/** The bytes a checkout writes for a blob `content` under the conversion `variant`. */
+export function convertEol(variant: EolVariant, content: Buffer): Buffer {
+  if (variant === "") return content;
+  const stats = gatherStats(content);
+  if (stats.loneLf === 0) return content;
+  // `text=auto` leaves binary content and content that already has CRs alone; an explicit
+  // or unspecified `text` with `eol=crlf` converts every lone LF.
+  if (variant === "crlf-auto" && (stats.binary || stats.crlf > 0 || stats.loneCr > 0))
+    return content;
+  return toCrlf(content, stats.loneLf);
 }
