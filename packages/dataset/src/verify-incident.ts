@@ -28,8 +28,13 @@ export interface VerifyIncidentOptions {
   incident: DatasetIncident;
   /** The repository to check against: a local mirror (git folder); default the incident's URL (cloned into the cache). */
   source?: string;
-  /** Scratch and repository cache folder. */
+  /** Repository cache folder (a clone when no `source` is given); the default `scratchDir`. */
   cacheDir: string;
+  /**
+   * Where the incident's workspace is built and checked, then removed (a tmpfs makes the
+   * build cheaper: it writes every file of the revision). Default `cacheDir`.
+   */
+  scratchDir?: string;
   signal?: AbortSignal;
 }
 
@@ -155,7 +160,7 @@ async function checkWorkspace(
   report: { problems: string[]; notes: string[] },
 ): Promise<void> {
   const { problems } = report;
-  const scratch = await mkdtemp(join(options.cacheDir, "verify-"));
+  const scratch = await mkdtemp(join(options.scratchDir ?? options.cacheDir, "verify-"));
   try {
     const dir = join(scratch, "workspace");
     const buggy = entry.incident.repository.buggyCommit;
@@ -166,10 +171,12 @@ async function checkWorkspace(
       ...(options.signal ? { signal: options.signal } : {}),
     });
     if (standIn) report.notes.push(missingBlobsNote(standIn.missing));
+    // Built straight into the scratch folder: a cached base would be copied once and dropped.
     const prepared = await prepareWorkspace({
       source: standIn?.source ?? source,
       commit: standIn?.commit ?? buggy,
       dir,
+      cacheDir: false,
       needles: gold.needles,
       ...(options.signal ? { signal: options.signal } : {}),
     });

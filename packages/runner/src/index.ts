@@ -10,6 +10,7 @@ export type { AttemptPhase, RunEvent, RunEventListener } from "./events.js";
 export { findMirror, type MirrorOptions } from "./find-mirror.js";
 export { type CheckRunInputsOptions, checkRunInputs } from "./preflight.js";
 export {
+  type MaterializeOptions,
   mirrorOf,
   type PreparedIncident,
   type PrepareIncidentOptions,

@@ -6,6 +6,7 @@ import {
   loadGold,
   openIncidentRepository,
 } from "@distdebug/dataset";
+import type { OwnedFolder } from "@distdebug/sandbox";
 import type { Gold } from "@distdebug/schema";
 import {
   checkLeakage,
@@ -26,14 +27,11 @@ export interface PreparedIncident {
   /** Undefined for incidents without labels (the catalog): their attempts are not scored. */
   readonly gold: Gold | undefined;
   /**
-   * Copies the anonymized workspace at the buggy revision into `dir` (from the base cache),
-   * passing the workspace's events to `onEvent`.
+   * Copies the anonymized workspace at the buggy revision into `dir` (from the base cache).
+   * With `owner`, every entry of the copy is created as that user; the result says so, for
+   * `AttemptSandbox.open`'s `ownedWorkspace` (undefined without `owner`).
    */
-  materialize(
-    dir: string,
-    signal?: AbortSignal,
-    onEvent?: (event: WorkspaceEvent) => void,
-  ): Promise<void>;
+  materialize(dir: string, options?: MaterializeOptions): Promise<OwnedFolder | undefined>;
   /** Leak findings in a prepared workspace, as one line each; empty when clean. */
   checkLeakage(dir: string): Promise<string[]>;
   /**
@@ -43,6 +41,15 @@ export interface PreparedIncident {
   readonly scorer: IncidentScorer | undefined;
   /** Stops the scorer (its object reader; the worker also stops by itself after a minute idle). */
   close(): Promise<void>;
+}
+
+/** Options of {@link PreparedIncident.materialize}. */
+export interface MaterializeOptions {
+  signal?: AbortSignal;
+  /** The workspace's events. */
+  onEvent?: (event: WorkspaceEvent) => void;
+  /** The user and group the copy's entries are created as (`AttemptSandbox.workspaceOwner`). */
+  owner?: { uid: number; gid: number } | undefined;
 }
 
 /** Options of {@link prepareIncident}. */
@@ -86,21 +93,19 @@ export async function prepareIncident(options: PrepareIncidentOptions): Promise<
   const needles = gold?.needles ?? [];
   // What each copy was proven to be as it was made: the leakage verdict of its base is reused.
   const copyProofs = new Map<string, WorkspaceCopyProof>();
-  const materialize = async (
-    dir: string,
-    signal?: AbortSignal,
-    onEvent?: (event: WorkspaceEvent) => void,
-  ) => {
+  const materialize = async (dir: string, { signal, onEvent, owner }: MaterializeOptions = {}) => {
     const result = await prepareWorkspace({
       source: repository.gitdir,
       commit: repository.buggyCommit,
       dir,
       needles,
       cacheDir,
+      ...(owner ? { owner } : {}),
       ...(signal ? { signal } : {}),
       ...(onEvent ? { onEvent } : {}),
     });
     if (result.copyProof) copyProofs.set(result.dir, result.copyProof);
+    return result.owner ? { dir: result.dir, owner: result.owner } : undefined;
   };
   const scorer = gold
     ? createIncidentScorer({

@@ -7,6 +7,7 @@ import {
   type AttemptLimitHit,
   type AttemptSandbox,
   createAttemptSandbox,
+  type OwnedFolder,
 } from "@distdebug/sandbox";
 import {
   type Attempt,
@@ -122,6 +123,8 @@ interface AttemptRun {
   state: AttemptState;
   timings: Record<string, number>;
   resources: AttemptSandbox;
+  /** What the workspace copy says about its owner (`AttemptSandbox.open`'s `ownedWorkspace`). */
+  ownedWorkspace?: OwnedFolder | undefined;
   folder: Awaited<ReturnType<typeof stageAttemptFolder>>;
   phase(name: AttemptPhase): void;
   endPhase(name: AttemptPhase): void;
@@ -161,13 +164,18 @@ function agentConfig(run: AttemptRun): RunConfig {
   };
 }
 
-/** Copies the workspace and task in, then checks the workspace for leaks. */
+/**
+ * Copies the workspace (created as the sandbox's user, so the sandbox need not hand it over)
+ * and the task in, then checks the workspace for leaks.
+ */
 async function prepareWork(run: AttemptRun, prepared: PreparedIncident): Promise<void> {
   const { incidentId, attempt, emit, resources } = run;
   run.phase("workspace");
-  await prepared.materialize(resources.workspaceDir, run.signal, (event) =>
-    emit({ type: "attempt-workspace", incidentId, attempt, event }),
-  );
+  run.ownedWorkspace = await prepared.materialize(resources.workspaceDir, {
+    signal: run.signal,
+    onEvent: (event) => emit({ type: "attempt-workspace", incidentId, attempt, event }),
+    owner: resources.workspaceOwner,
+  });
   await writeAgentTaskFolder(prepared.task, resources.taskDir, { taskId: run.taskId });
   run.endPhase("workspace");
   run.phase("leakage");
@@ -198,6 +206,7 @@ async function runAgent(run: AttemptRun): Promise<AgentOutcome> {
   const sandbox = await resources
     .open({
       ...(setup?.gateway ? { gateway: setup.gateway } : {}),
+      ...(run.ownedWorkspace ? { ownedWorkspace: run.ownedWorkspace } : {}),
       onEvent: (event) => emit({ type: "attempt-sandbox", incidentId, attempt, event }),
     })
     .catch(async (failed: unknown) => {

@@ -315,7 +315,8 @@ describe("runBenchmark", () => {
       status: "agent-error",
       error: { code: "NO_DIAGNOSIS" },
     });
-    // An agent that reads the workspace's history sees only the one neutral commit.
+    // An agent that reads the workspace's history sees only the one neutral commit, and can
+    // commit to it (the copy is its own, every entry, without the sandbox walking it).
     const history = await runBenchmark({
       config: config("invalid"),
       dataset,
@@ -326,7 +327,7 @@ describe("runBenchmark", () => {
       redo: true,
       agent: shellAgent(
         (incident) =>
-          `cd /workspace && n=$(git log --all --oneline | wc -l) && test "$n" = 1 && echo '{"format":"distdebug.diagnosis/1","incidentId":"${incident}","blocks":[]}' > /output/diagnosis.json`,
+          `cd /workspace && n=$(git log --all --oneline | wc -l) && test "$n" = 1 && echo x >> "$(git ls-files | tail -1)" && mkdir -p new/dir && echo y > new/dir/file && git add -A && git -c user.name=a -c user.email=a@a commit -qm w && echo '{"format":"distdebug.diagnosis/1","incidentId":"${incident}","blocks":[]}' > /output/diagnosis.json`,
       ),
     });
     expect(history.attempts[0]?.status).toBe("succeeded");

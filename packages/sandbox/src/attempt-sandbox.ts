@@ -37,7 +37,7 @@ export interface CreateAttemptSandboxOptions {
 /** Options of {@link AttemptSandbox.open}: those of `createSandbox` the attempt does not own. */
 export type OpenAttemptSandboxOptions = Pick<
   CreateSandboxOptions,
-  "gateway" | "mode" | "bwrapPath" | "onEvent"
+  "gateway" | "mode" | "bwrapPath" | "onEvent" | "ownedWorkspace"
 >;
 
 /** The budget an attempt ran out of, and a one-line message that says which and how large. */
@@ -54,6 +54,14 @@ export interface AttemptSandbox {
   readonly enforcement: ResourceEnforcement;
   /** Host folder of `/workspace`: copy the workspace in before {@link AttemptSandbox.open}. */
   readonly workspaceDir: string;
+  /**
+   * Who the workspace copy should be created as, when the sandbox would otherwise hand it over
+   * (as root with bubblewrap: the leased uid and gid); undefined when nothing is handed over.
+   * A copy that sets this owner on every entry as it writes it (`prepareWorkspace`'s `owner`)
+   * passes `{ dir: workspaceDir, owner }` to {@link AttemptSandbox.open} as `ownedWorkspace`,
+   * and the sandbox skips its walk of the workspace.
+   */
+  readonly workspaceOwner: { readonly uid: number; readonly gid: number } | undefined;
   /** Host folder of `/task` (read-only inside): write it before {@link AttemptSandbox.open}. */
   readonly taskDir: string;
   /** Host folder of `/output` (exists). */
@@ -103,8 +111,12 @@ interface Held {
  * ```ts
  * const attempt = await createAttemptSandbox({ dir: "/tmp/attempt-1", policy });
  * try {
- *   await copyWorkspace(attempt.workspaceDir);
- *   const sandbox = await attempt.open();
+ *   await copyWorkspace(attempt.workspaceDir, attempt.workspaceOwner);
+ *   const sandbox = await attempt.open(
+ *     attempt.workspaceOwner
+ *       ? { ownedWorkspace: { dir: attempt.workspaceDir, owner: attempt.workspaceOwner } }
+ *       : {},
+ *   );
  *   await sandbox.exec("make test");
  *   const hit = await attempt.limitHit(); // { limit: "disk", message: "..." } or undefined
  * } finally {
@@ -165,6 +177,7 @@ function attemptSandbox(held: Held, policy: SandboxPolicy, dir: string): Attempt
   return {
     ...paths,
     policy,
+    workspaceOwner: held.lease ? { uid: held.lease.uid, gid: held.lease.gid } : undefined,
     enforcement: enforcementOf(held),
     async open(openOptions = {}) {
       if (held.sandbox !== undefined || released !== undefined)

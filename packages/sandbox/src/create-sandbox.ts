@@ -1,4 +1,4 @@
-import { stat } from "node:fs/promises";
+import { lstat, stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import {
   DistDebugError,
@@ -31,6 +31,19 @@ import type { MemoryBudget } from "./memory-budget.js";
 import { prepareReadableDir, prepareWritableDir } from "./prepare-writable-dir.js";
 import { NO_SANDBOX_WARNING, type Sandbox } from "./sandbox.js";
 
+/**
+ * What the code that created a folder states about it: every entry below `dir`, `dir` itself
+ * included, was created owned by `owner` (for example `prepareWorkspace`'s `dir` with the
+ * `owner` it was given, whose copy sets each entry's owner as it writes it). A value handed
+ * from the copy to the sandbox in memory, never read from the folder, so nothing the agent
+ * writes can make it.
+ */
+export interface OwnedFolder {
+  /** The folder (absolute, or relative to the working directory). */
+  readonly dir: string;
+  readonly owner: { readonly uid: number; readonly gid: number };
+}
+
 /** Options of {@link createSandbox}. */
 export interface CreateSandboxOptions {
   /** The policy; every field defaults (see `SandboxPolicy` in @distdebug/schema). */
@@ -54,6 +67,13 @@ export interface CreateSandboxOptions {
    * make `task` readable for others (`prepareReadableDir`). Default true.
    */
   prepareDirs?: boolean;
+  /**
+   * The workspace's creator's statement that it already belongs to the policy's user (see
+   * {@link OwnedFolder}): when it names this workspace and the policy's `user`, and the
+   * workspace folder itself is that user's, the chown walk of `prepareDirs` skips the workspace
+   * (on a real repository's tree the walk is 0.1-5 s). Default none: the workspace is walked.
+   */
+  ownedWorkspace?: OwnedFolder;
   /**
    * Disk budgets of the bound folders (see `mountDiskBudget`): a command after which one is
    * exhausted reports `limitHit: "disk"`.
@@ -94,7 +114,8 @@ export async function createSandbox(options: CreateSandboxOptions): Promise<Sand
   const tools = await bubblewrapTools(options, isRoot);
   checkGateway(policy, options.gateway);
   await checkBinds(policy);
-  if (isRoot && options.prepareDirs !== false) await prepareFolders(folders, policy.user);
+  if (isRoot && options.prepareDirs !== false)
+    await prepareFolders(folders, policy.user, options.ownedWorkspace);
   const setup: BubblewrapSetup = {
     ...tools,
     ...folders,
@@ -158,14 +179,35 @@ function checkGateway(policy: SandboxPolicy, gateway: string | undefined): void 
     });
 }
 
-/** As root: the workspace and output handed to the sandbox user, the task readable for it. */
+/**
+ * As root: the workspace and output handed to the sandbox user (the workspace not walked when
+ * its creator says it was made that user's), the task readable for it.
+ */
 async function prepareFolders(
   folders: { workspace: string; task?: string | undefined; output?: string | undefined },
   user: SandboxPolicy["user"],
+  owned: OwnedFolder | undefined,
 ): Promise<void> {
-  await prepareWritableDir(folders.workspace, { user });
+  if (!(await ownedBy(folders.workspace, user, owned)))
+    await prepareWritableDir(folders.workspace, { user });
   if (folders.output !== undefined) await prepareWritableDir(folders.output, { user });
   if (folders.task !== undefined) await prepareReadableDir(folders.task);
+}
+
+/**
+ * True when `owned` states that `dir` was created as `user`'s and `dir` itself is `user`'s
+ * (a statement about another folder, another user, or a folder that was since handed to
+ * someone else is not taken).
+ */
+async function ownedBy(
+  dir: string,
+  user: SandboxPolicy["user"],
+  owned: OwnedFolder | undefined,
+): Promise<boolean> {
+  if (owned === undefined || resolve(owned.dir) !== resolve(dir)) return false;
+  if (owned.owner.uid !== user.uid || owned.owner.gid !== user.gid) return false;
+  const info = await lstat(dir);
+  return info.uid === user.uid && info.gid === user.gid;
 }
 
 /** The seccomp program for this architecture; without one, a `sandbox-warn` event says what is lost. */

@@ -12,7 +12,7 @@ export {
   createAttemptSandbox,
   type OpenAttemptSandboxOptions,
 } from "./attempt-sandbox.js";
-export { type CreateSandboxOptions, createSandbox } from "./create-sandbox.js";
+export { type CreateSandboxOptions, createSandbox, type OwnedFolder } from "./create-sandbox.js";
 export {
   type DiskBudget,
   type DiskEnforcement,

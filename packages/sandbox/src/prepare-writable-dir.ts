@@ -16,7 +16,8 @@ export interface PrepareWritableDirOptions {
  * file and folder below `dir` (symlinks themselves, never their targets) is chowned to the
  * policy's uid:gid (default 65534:65534). When not root, commands run as the caller's own uid
  * and nothing needs doing. `createSandbox` calls it for the workspace and output folders
- * unless `prepareDirs: false`. Returns the number of entries changed.
+ * unless `prepareDirs: false` (and, for the workspace, unless its creator states that it made
+ * every entry the sandbox user's: `ownedWorkspace`). Returns the number of entries changed.
  *
  * @example
  * ```ts

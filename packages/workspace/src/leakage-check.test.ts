@@ -95,6 +95,31 @@ describe("checkLeakage", () => {
     expect(report.findings).toHaveLength(4);
   });
 
+  it("reports a leaking content at every place it is seen: files with the same bytes, and its blob in .git", async () => {
+    const dir = await workspace();
+    const text = `one\nsee zookeeper-2845 upstream\nclass P {\n    ${source.fixLine}\n}\n`;
+    writeFileSync(join(dir, "a.md"), text);
+    mkdirSync(join(dir, "b"));
+    writeFileSync(join(dir, "b/a.md"), text);
+    const oid = git(dir, "hash-object", "-w", "a.md").trim();
+    const report = await check(dir);
+    const where = report.findings.map(
+      (f) => `${f.kind} ${f.file}${f.line ? `:${f.line}` : ""} ${f.detail.slice(0, 12)}`,
+    );
+    const object = `.git/objects/${oid.slice(0, 2)}/${oid.slice(2)}`;
+    expect(where.sort()).toEqual(
+      [
+        'needle a.md:2 contains "zo',
+        'needle b/a.md:2 contains "zo',
+        `extra-object ${object} blob ${oid.slice(0, 7)}`,
+        `needle ${object}:2 blob ${oid.slice(0, 7)}`,
+        "fix-line a.md:4 contains a l",
+        "fix-line b/a.md:4 contains a l",
+        `fix-line ${object}:4 blob ${oid.slice(0, 7)}`,
+      ].sort(),
+    );
+  });
+
   it("does not flag lines that already exist at the buggy revision", async () => {
     const dir = await workspace();
     writeFileSync(

@@ -39,7 +39,12 @@ export interface PrepareWorkspaceOptions {
   cacheDir?: string | false;
   /** How the source is read. Default `auto` (the `git` binary when present). */
   engine?: GitEngine;
-  /** chown the prepared copy to this user and group (needs the privilege). Default: unchanged. */
+  /**
+   * The user and group every entry of the copy is created as (set on each entry as it is
+   * written, no walk afterwards; needs the privilege). The result's `owner` repeats it, so a
+   * sandbox can skip handing the copy over (`createSandbox`'s `ownedWorkspace`). The cached base
+   * stays the caller's. Default: unchanged.
+   */
   owner?: Owner;
   /** Replace an existing `dir`. Default false. */
   replace?: boolean;
@@ -70,6 +75,11 @@ export interface PrepareWorkspaceResult {
    * without a cache.
    */
   copyProof: WorkspaceCopyProof | undefined;
+  /**
+   * The user and group every entry of `dir` (itself included) was created as: the `owner`
+   * option; undefined without it.
+   */
+  owner: Owner | undefined;
   /** Files written (symlinks included, submodules not). */
   files: number;
   bytes: number;
@@ -136,6 +146,7 @@ export async function prepareWorkspace(
       made.baseDir && made.contentDigest
         ? { dir: plan.dir, baseDir: made.baseDir, contentDigest: made.contentDigest }
         : undefined,
+    owner: options.owner ? { uid: options.owner.uid, gid: options.owner.gid } : undefined,
     files: built.files,
     bytes: built.bytes,
     replacements: built.replacements,

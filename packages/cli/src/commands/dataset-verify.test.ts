@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { gitdir, testdir } from "@distdebug/test-utils";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { runCli } from "../cli.js";
 import { captureIO } from "../testing/capture-io.js";
 
@@ -119,11 +119,28 @@ async function verify(dir: string, mirror = repo.dir, extra: string[] = []) {
   return { code, result: results[0], results };
 }
 
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
 describe("distdebug dataset verify", () => {
   it("passes an incident whose commits, blocks and needles agree with the repository", async () => {
     const { code, result } = await verify(await catalog());
     expect(result).toMatchObject({ id: "raft-7", ok: true, problems: [], notes: [] });
     expect(code).toBe(0);
+  });
+
+  it("builds each workspace in a scratch folder it removes: no base workspace is cached, nothing is left mounted", async () => {
+    // Before, each incident's base (a whole tree per needle set) stayed in the default cache.
+    const defaultCache = await testdir();
+    vi.stubEnv("DISTDEBUG_CACHE_DIR", defaultCache);
+    const { code, result } = await verify(await catalog());
+    expect([code, result.ok]).toEqual([0, true]);
+    expect(await readdir(defaultCache)).not.toContain("workspaces");
+    expect(await readdir(cacheDir)).not.toContain("workspaces");
+    expect(await readdir(join(cacheDir, "tmp"))).toEqual([]);
+    const mounts = await readFile("/proc/self/mountinfo", "utf8");
+    expect(mounts.split("\n").filter((line) => line.includes(cacheDir))).toEqual([]);
   });
 
   it("passes artifacts whose log lines and frames the buggy revision can produce", async () => {

@@ -1,7 +1,8 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { globToRegExp, type IncidentVerification, verifyIncident } from "@distdebug/dataset";
 import { mirrorOf, runPool } from "@distdebug/runner";
+import { type DiskBudget, mountDiskBudget } from "@distdebug/sandbox";
 import {
   defineCommand,
   optionalPositiveInt,
@@ -11,6 +12,34 @@ import {
 } from "../command.js";
 import { loadDatasetArg, MIRROR_OPTION, mirrorsFromArgs } from "../dataset-arg.js";
 import { CACHE_DIR_OPTION, cacheDirOf } from "../render/cache-dir.js";
+
+/** The scratch tmpfs's cap per incident verified at once (the largest catalog tree, built, is far below). */
+const SCRATCH_BYTES_PER_SLOT = 2 * 1024 * 1024 * 1024;
+
+/**
+ * The folder the incidents' workspaces are built and checked in: as root a tmpfs (building
+ * writes every file of the revision: on a disk most of it is the kernel's journaling), else a
+ * plain folder; removed by `release`.
+ */
+async function scratchFolder(
+  tempDir: string,
+  concurrency: number,
+): Promise<{ dir: string; release(): Promise<void> }> {
+  const dir = await mkdtemp(join(tempDir, "verify-"));
+  let budget: DiskBudget | undefined;
+  try {
+    budget = await mountDiskBudget({ dir, bytes: SCRATCH_BYTES_PER_SLOT * concurrency });
+  } catch {
+    budget = undefined;
+  }
+  return {
+    dir,
+    async release() {
+      await budget?.release();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
 
 function render(result: IncidentVerification, seconds: number): string {
   const head = `${result.ok ? "ok   " : "FAIL "} ${result.id} (${seconds.toFixed(1)} s)`;
@@ -49,19 +78,25 @@ export default defineCommand({
     const results: (IncidentVerification & { seconds: number })[] = [];
     const slots = new Map<string, number>(incidents.map((incident, index) => [incident.id, index]));
     const concurrency = optionalPositiveInt(args, "concurrency") ?? 2;
-    await runPool(incidents, { concurrency, signal: io.signal }, async (incident) => {
-      const started = performance.now();
-      const source = await mirrorOf(incident, mirrors);
-      const result = await verifyIncident({
-        incident,
-        cacheDir: join(cacheDir, "tmp"),
-        ...(source ? { source } : {}),
-        ...(io.signal ? { signal: io.signal } : {}),
+    const scratch = await scratchFolder(join(cacheDir, "tmp"), concurrency);
+    try {
+      await runPool(incidents, { concurrency, signal: io.signal }, async (incident) => {
+        const started = performance.now();
+        const source = await mirrorOf(incident, mirrors);
+        const result = await verifyIncident({
+          incident,
+          cacheDir: join(cacheDir, "tmp"),
+          scratchDir: scratch.dir,
+          ...(source ? { source } : {}),
+          ...(io.signal ? { signal: io.signal } : {}),
+        });
+        const seconds = (performance.now() - started) / 1000;
+        results[slots.get(incident.id)!] = { ...result, seconds };
+        if (!args.values.json) io.stdout(render(result, seconds));
       });
-      const seconds = (performance.now() - started) / 1000;
-      results[slots.get(incident.id)!] = { ...result, seconds };
-      if (!args.values.json) io.stdout(render(result, seconds));
-    });
+    } finally {
+      await scratch.release();
+    }
     // In the dataset's order (they finish in any order); an interrupted run leaves holes.
     results.splice(0, results.length, ...results.filter((result) => result !== undefined));
     const failed = results.filter((result) => !result.ok).length;
