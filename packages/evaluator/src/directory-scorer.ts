@@ -83,9 +83,9 @@ export interface DirectoryScorerOptions extends Partial<EvaluatorParameters> {
   deadlineMs?: number;
   /**
    * A folder for the row counts of a {@link TreeContents} tree, kept across processes: one
-   * count per content key and counting rule, each stored line checked when read (a corrupt or
-   * edited entry is counted again), new counts appended as whole lines. Default none: the counts are
-   * shared within the process only.
+   * count per content key and counting rule, and the R of each tree with a `tree` id, each
+   * stored line checked when read (a corrupt or edited entry is counted again), new counts
+   * appended as whole lines. Default none: the counts are shared within the process only.
    */
   countCacheDir?: string;
 }

@@ -3,6 +3,13 @@ import { DEFAULT_LANGUAGES, type LanguageChoice } from "../languages.js";
 import type { RepositorySize } from "./repository-size.js";
 import { ROW_COUNT_RULE, type RowCounts } from "./row-counts.js";
 
+/**
+ * The version of the rule that says which listed files R counts and how (every listed file
+ * whose extension maps to a language, by `RepositoryCounter`). Bump it when that changes:
+ * trees kept under another version are counted again.
+ */
+export const TREE_SIZE_RULE = "listed-source-files-1";
+
 /** A tree as {@link TreeContents.tree} names it: git's root tree id and the listing's rules. */
 export interface TreeId {
   id: string;
@@ -17,7 +24,7 @@ export interface TreeSizeKeys {
 
 /**
  * The keys a tree's R is kept under: the tree id with a digest of everything else R depends
- * on (the counting rule, the rules that list the tree's files and make their bytes, and the
+ * on (the counting rules, the rules that list the tree's files and make their bytes, and the
  * language map that says which files are source). A tree id is git's hash of the tree's
  * bytes, which name every file's blob and mode: the same keys always mean the same R.
  */
@@ -30,7 +37,7 @@ export function treeSizeKeys(
     .sort()
     .map((extension) => [extension, merged[extension]]);
   const digest = createHash("sha256")
-    .update(JSON.stringify([ROW_COUNT_RULE, tree.rules, sorted]))
+    .update(JSON.stringify([ROW_COUNT_RULE, TREE_SIZE_RULE, tree.rules, sorted]))
     .digest("hex")
     .slice(0, 16);
   return { rows: `${tree.id}:size-${digest}`, files: `${tree.id}:files-${digest}` };
