@@ -98,13 +98,20 @@ describe("openRevisionFiles", () => {
       const sizes = [(await a.listFiles()).length, (await b.readFile("README.md"))?.length];
       await a.close();
       process.stdout.write(JSON.stringify(sizes) + " " + JSON.stringify((await a.readFile("README.md"))?.length));
+      // A reader of its own, closed once idle: the close is awaited to its end.
+      const { openReader } = await import(${JSON.stringify(new URL("./engine.ts", import.meta.url).href)});
+      const reader = await openReader(${JSON.stringify(join(source.dir, ".git"))}, "git");
+      await reader.readMany([await reader.resolve("HEAD")]);
+      await reader.close();
+      process.stdout.write(" closed");
     `;
     const { stdout } = await execFileAsync(
       process.execPath,
       ["--conditions=@distdebug/source", "--import", "tsx", "--input-type=module", "-e", program],
       { cwd: fileURLToPath(new URL(".", import.meta.url)), timeout: 60_000 },
     );
-    const [sizes, again] = stdout.split(" ");
+    const [sizes, again, closed] = stdout.split(" ");
+    expect(closed).toBe("closed");
     expect(JSON.parse(sizes as string)[0]).toBeGreaterThan(0);
     // A read after `close` takes the reader again.
     expect(Number(again)).toBeGreaterThan(0);

@@ -149,6 +149,8 @@ export class GitBinaryReader implements ObjectReader {
   async close(): Promise<void> {
     const child = this.child;
     if (!child) return;
+    // Held while it closes: awaiting an unreferenced child would let the process end first.
+    this.hold(child, true);
     await new Promise<void>((resolve) => {
       child.once("close", () => resolve());
       child.stdin.end();
