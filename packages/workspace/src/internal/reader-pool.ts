@@ -10,6 +10,8 @@ const IDLE_MS = 60_000;
 
 interface PoolEntry {
   reader: Promise<ObjectReader>;
+  /** The reader once started (to see at once whether it broke). */
+  started: ObjectReader | undefined;
   users: number;
   idle: NodeJS.Timeout | undefined;
 }
@@ -21,24 +23,31 @@ const pool = new Map<string, PoolEntry>();
 function acquire(gitdir: string, engine: GitEngine): PoolEntry {
   const key = `${engine}\0${gitdir}`;
   let entry = pool.get(key);
+  // A reader whose process failed stays failed: the next user gets a new one.
+  if (entry?.started?.broken) {
+    pool.delete(key);
+    entry = undefined;
+  }
   if (!entry) {
-    const created: PoolEntry = { reader: openReader(gitdir, engine), users: 0, idle: undefined };
-    created.reader.catch(() => pool.get(key) === created && pool.delete(key));
+    const created: PoolEntry = {
+      reader: openReader(gitdir, engine),
+      started: undefined,
+      users: 0,
+      idle: undefined,
+    };
+    created.reader.then(
+      (reader) => {
+        created.started = reader;
+      },
+      () => pool.get(key) === created && pool.delete(key),
+    );
     pool.set(key, created);
     entry = created;
   }
   clearTimeout(entry.idle);
   entry.idle = undefined;
   entry.users += 1;
-  const held = entry;
-  // A reader whose process failed stays failed: the next user gets a new one.
-  held.reader.then(
-    (reader) => {
-      if (reader.broken && pool.get(key) === held) pool.delete(key);
-    },
-    () => undefined,
-  );
-  return held;
+  return entry;
 }
 
 /** Lets go of a reader: the last user's release closes it after {@link IDLE_MS} idle. */
