@@ -6,6 +6,7 @@ import { type DiagnosisScores, DistDebugError, errorMessage } from "@distdebug/s
 import type { ReadFile } from "./directory-reader.js";
 import type { ScoreInput } from "./evaluator.js";
 import { checkAborted } from "./internal/abort.js";
+import type { RepositorySize } from "./internal/repository-size.js";
 import { rowCountsIn } from "./internal/row-counts.js";
 import type {
   HostAnswer,
@@ -14,6 +15,7 @@ import type {
   ScoreWorkerData,
   ScoreWorkerReply,
 } from "./internal/score-protocol.js";
+import { keepTreeSize, knownTreeSize, treeSizeKeys } from "./internal/tree-sizes.js";
 import type { LanguageChoice } from "./languages.js";
 import { scoreMissingDiagnosis } from "./missing-diagnosis.js";
 import { type EvaluatorParameters, evaluatorParameters } from "./parameters.js";
@@ -54,6 +56,12 @@ export interface TreeFiles {
  * scrubbing: nothing read this way is shown to anyone, only its non-blank lines are counted).
  */
 export interface TreeContents {
+  /**
+   * The tree's id and the rules that make its listing and keys from it, when equal answers
+   * always mean equal `keys` (git's root tree id): R is then kept by tree in `countCacheDir`
+   * (checked like every count), so a tree counted once is neither listed nor counted again.
+   */
+  tree?(): Promise<{ id: string; rules: string }>;
   /** The content key of each listed regular file (missing for one it has none for). */
   keys(): Promise<ReadonlyMap<string, string>>;
   /** The bytes of the given keys, read in one batch. */
@@ -75,9 +83,9 @@ export interface DirectoryScorerOptions extends Partial<EvaluatorParameters> {
   deadlineMs?: number;
   /**
    * A folder for the row counts of a {@link TreeContents} tree, kept across processes: one
-   * count per content key and counting rule, each stored line checked when read (a corrupt or
-   * edited entry is counted again), new counts appended as whole lines. Default none: the counts are
-   * shared within the process only.
+   * count per content key and counting rule, and the R of each tree with a `tree` id, each
+   * stored line checked when read (a corrupt or edited entry is counted again), new counts
+   * appended as whole lines. Default none: the counts are shared within the process only.
    */
   countCacheDir?: string;
 }
@@ -148,6 +156,14 @@ function deadlineScores(
   };
 }
 
+/** A tree the worker reads through this thread, with where its counts are kept. */
+interface HostTree {
+  files: TreeFiles;
+  countCacheDir: string | undefined;
+  /** The scorer's language overrides (which files R counts). */
+  languages: Readonly<Record<string, LanguageChoice>> | undefined;
+}
+
 /**
  * The one scoring worker of this process, shared by every directory scorer (one worker start,
  * not one per incident), with the queue that makes it score one diagnosis at a time.
@@ -160,7 +176,7 @@ const host: {
   /** Scorers created and not closed: a minute after the last one closes, the worker stops. */
   open: number;
   /** The trees read on this thread for the worker (with their count cache), by scorer key. */
-  trees: Map<string, { files: TreeFiles; countCacheDir: string | undefined }>;
+  trees: Map<string, HostTree>;
 } = {
   worker: undefined,
   queue: Promise.resolve(),
@@ -189,7 +205,9 @@ async function answerHost(worker: Worker, request: HostRequest): Promise<void> {
         ? await readBytes(tree.files.readFile, request.path)
         : request.type === "list"
           ? [...(await tree.files.listFiles())]
-          : await countRowsOf(tree.files, tree.countCacheDir, request.paths);
+          : request.type === "rows"
+            ? await countRowsOf(tree.files, tree.countCacheDir, request.paths)
+            : await keptSizeOf(tree, request.counted);
     message = { type: "answer", id: request.id, value };
   } catch (error) {
     message = {
@@ -221,6 +239,25 @@ async function countRowsOf(
   return wanted.map((key) => (key === undefined ? null : (rows.get(key) ?? null)));
 }
 
+/**
+ * R kept for the tree's id (null when none is kept, or the tree has no id); with `counted`, the
+ * worker's complete count, kept (answered null).
+ */
+async function keptSizeOf(
+  tree: HostTree,
+  counted: RepositorySize | undefined,
+): Promise<RepositorySize | null> {
+  const id = await tree.files.contents?.tree?.();
+  if (!id) return null;
+  const keys = treeSizeKeys(id, tree.languages);
+  const counts = rowCountsIn(tree.countCacheDir);
+  if (counted) {
+    await keepTreeSize(counts, keys, counted);
+    return null;
+  }
+  return (await knownTreeSize(counts, keys)) ?? null;
+}
+
 async function readBytes(readFile: ReadFile, path: string): Promise<Uint8Array | undefined> {
   const content = await readFile(path);
   return typeof content === "string" ? Buffer.from(content, "utf8") : content;
@@ -234,8 +271,7 @@ function startWorker(): Worker {
     workerData: how.source ? { source: how.source } : {},
   });
   started.on("message", (message: ScoreWorkerReply | HostRequest) => {
-    if (message.type === "read" || message.type === "list" || message.type === "rows")
-      void answerHost(started, message);
+    if (message.type !== "scored") void answerHost(started, message);
   });
   started.unref();
   return started;
@@ -346,7 +382,8 @@ export function createDirectoryScorer(options: DirectoryScorerOptions): Director
     score(input) {
       const result = host.queue.then(() => {
         // Registered while scoring (a closed scorer that scores again registers it again).
-        if (typeof root !== "string") host.trees.set(scorer.key, { files: root, countCacheDir });
+        if (typeof root !== "string")
+          host.trees.set(scorer.key, { files: root, countCacheDir, languages });
         return scoreOnWorker(scorer, input);
       });
       host.queue = result

@@ -133,6 +133,8 @@ interface EvaluatorState {
   listFiles: () => Promise<string[]>;
   /** The size of the listed files, counted once (again after a failed read). */
   listedSize: Promise<RepositorySize & { complete: boolean }> | undefined;
+  /** R kept by the tree's id (see {@link EvaluatorInternals}). */
+  keptSize: EvaluatorInternals["keptSize"];
 }
 
 /**
@@ -153,9 +155,17 @@ export function createEvaluator(options: EvaluatorOptions): Evaluator {
   return evaluatorWith(options, {});
 }
 
-/** What the scoring worker adds to an evaluator (not public): the rows counted by content. */
+/**
+ * What the scoring worker adds to an evaluator (not public): the rows counted by content, and
+ * the repository size R kept by the tree's id (looked up before the tree is listed; a complete
+ * count is handed back to keep).
+ */
 export interface EvaluatorInternals {
   countRows?: CountRows;
+  keptSize?: {
+    find(): Promise<RepositorySize | undefined>;
+    keep(size: RepositorySize): Promise<void>;
+  };
 }
 
 /** {@link createEvaluator} with the scoring worker's internals. */
@@ -179,6 +189,7 @@ export function evaluatorWith(options: EvaluatorOptions, internals: EvaluatorInt
     identifiers: new IdentifierIndex(options.readFile, languages, listFiles),
     listFiles,
     listedSize: undefined,
+    keptSize: internals.keptSize,
   };
   // Scoring passes run one at a time: the store's per-pass reads must not interleave.
   let queue: Promise<unknown> = Promise.resolve();
@@ -227,7 +238,7 @@ async function repositorySize(
     const { rows, files } = await counter.total(paths, signal);
     return { rows, files };
   }
-  state.listedSize ??= state.listFiles().then((files) => counter.total(files, signal));
+  state.listedSize ??= listedSize(state, signal);
   const pending = state.listedSize;
   const size = await pending.catch((error: unknown) => {
     if (state.listedSize === pending) state.listedSize = undefined;
@@ -236,6 +247,23 @@ async function repositorySize(
   // A total with a failed read is counted again next time.
   if (!size.complete && state.listedSize === pending) state.listedSize = undefined;
   return { rows: size.rows, files: size.files };
+}
+
+/**
+ * R of the listed files: kept by the tree's id when the worker has it (no listing, no count),
+ * else counted and, when complete, handed back to keep. Failing to look up or keep it only
+ * costs the count.
+ */
+async function listedSize(
+  state: EvaluatorState,
+  signal: AbortSignal | undefined,
+): Promise<RepositorySize & { complete: boolean }> {
+  const { keptSize } = state;
+  const kept = await keptSize?.find().catch(() => undefined);
+  if (kept) return { rows: kept.rows, files: kept.files, complete: true };
+  const size = await state.counter.total(await state.listFiles(), signal);
+  if (size.complete) await keptSize?.keep({ rows: size.rows, files: size.files }).catch(() => {});
+  return size;
 }
 
 /**

@@ -54,10 +54,29 @@ describe("the repository size R counted by blob (shared, cached on disk)", () =>
     });
     const countCacheDir = join(await testdir(), "row-counts");
     const sizes: { rows: number; files: number }[] = [];
-    // Twice over both revisions: the second pass answers every blob from the shared counts.
+    const walks: number[] = [];
+    // Twice over both revisions: the second pass answers R from the tree's kept entry.
     for (const commit of [...repo.commits, ...repo.commits]) {
       const files = await openRevisionFiles({ source: repo.dir, commit, needles: [NEEDLE] });
-      const byBlob = createDirectoryScorer({ root: files, countCacheDir });
+      let walked = 0;
+      const byBlob = createDirectoryScorer({
+        root: {
+          readFile: files.readFile,
+          listFiles: () => {
+            walked += 1;
+            return files.listFiles();
+          },
+          contents: {
+            tree: files.contents.tree,
+            read: files.contents.read,
+            keys: () => {
+              walked += 1;
+              return files.contents.keys();
+            },
+          },
+        },
+        countCacheDir,
+      });
       // The uncached rule: every listed file read through `readFile` (scrubbed) and counted.
       const byFile = createDirectoryScorer({
         root: { readFile: files.readFile, listFiles: files.listFiles },
@@ -66,6 +85,7 @@ describe("the repository size R counted by blob (shared, cached on disk)", () =>
         const counted = await repositorySize(byBlob);
         expect(counted, commit).toEqual(await repositorySize(byFile));
         sizes.push(counted);
+        walks.push(walked);
       } finally {
         await byBlob.close();
         await byFile.close();
@@ -75,6 +95,8 @@ describe("the repository size R counted by blob (shared, cached on disk)", () =>
     expect(sizes[0]).toEqual(EXPECTED);
     expect(sizes[1]).toEqual({ rows: EXPECTED.rows + 1, files: EXPECTED.files + 1 });
     expect(sizes.slice(2)).toEqual(sizes.slice(0, 2));
+    // Counted once per tree (a listing and the keys), then kept by the tree's id.
+    expect(walks).toEqual([2, 2, 0, 0]);
     // The counts were kept in the cache folder, one shard file per first hex digit of the key.
     const shards = await readdir(join(countCacheDir, "non-blank-lines-1"));
     expect(shards.length).toBeGreaterThan(0);

@@ -1,11 +1,12 @@
 import { posix } from "node:path";
 import { DistDebugError } from "@distdebug/schema";
 import type { GitEngine } from "./engine.js";
-import { openReader } from "./engine.js";
 import { commitTree, entryKind } from "./git-objects.js";
 import { convertEol, type EolRules, type EolVariant } from "./internal/checkout-eol.js";
 import type { ObjectReader, RawObject } from "./internal/object-reader.js";
+import { sharedReader } from "./internal/reader-pool.js";
 import { checkoutEol, type FileEntry, walkSourceTree } from "./internal/source-tree.js";
+import { type FoundBlob, TreeLookup } from "./internal/tree-lookup.js";
 import { compileNeedles, type NeedleMatcher, scrubNeedles } from "./needles.js";
 import { gitdirOf } from "./read-file-at-commit.js";
 
@@ -46,9 +47,10 @@ export interface RevisionFiles {
    */
   readonly contents: RevisionContents;
   /**
-   * Stops the object reader (a `git cat-file` process, which keeps a process alive while it
-   * runs). A later read starts it again; the walked tree is kept. Call it when no read is
-   * in flight.
+   * Lets go of the object reader: a `git cat-file` process shared by every revision the
+   * process opened on the repository, closed a minute after its last user lets go (idle, it
+   * never keeps the process alive). A later read takes it again; the walked tree is kept.
+   * Call it when no read is in flight.
    */
   close(): Promise<void>;
 }
@@ -61,6 +63,13 @@ export interface RevisionFiles {
  * to show them.
  */
 export interface RevisionContents {
+  /**
+   * The revision's root tree id (git's, of the tree's bytes: it names every file, mode and
+   * `.gitattributes` file) and the rules that make the listing and content keys from it:
+   * equal answers give equal `keys`, so what is a pure function of them can be kept by tree.
+   * Costs one read of the commit (no walk).
+   */
+  tree(): Promise<{ id: string; rules: string }>;
   /** The content key of each listed file (`listFiles`: no symbolic links). */
   keys(): Promise<Map<string, string>>;
   /**
@@ -73,7 +82,6 @@ export interface RevisionContents {
 
 /** The walked tree of the revision with what reading a file needs. */
 interface OpenedTree {
-  reader: ObjectReader;
   files: Map<string, FileEntry>;
   eol: EolRules;
 }
@@ -84,8 +92,11 @@ const MAX_LINK_HOPS = 40;
 /**
  * Opens the files of a revision for reading in place, from the object store (no workspace is
  * prepared or copied): what `prepareWorkspace` would write for the same `needles`, file by
- * file. The tree is walked on the first read; objects are read through one `git cat-file
- * --batch` process (or isomorphic-git), so many reads cost one process.
+ * file. A read looks its path up through the trees on its way (every name a walk refuses is
+ * refused); the whole tree is walked (every name checked) once something needs its listing or
+ * content keys, which then answer reads too. Objects are read through one `git cat-file
+ * --batch` process (or isomorphic-git) shared by every revision the process opens on the same
+ * repository, so many reads, and many revisions, cost one process.
  *
  * @example
  * ```ts
@@ -97,36 +108,60 @@ const MAX_LINK_HOPS = 40;
 export async function openRevisionFiles(options: OpenRevisionFilesOptions): Promise<RevisionFiles> {
   const gitdir = await gitdirOf(options);
   const matcher = compileNeedles(options.needles ?? []);
-  let opened: Promise<OpenedTree> | undefined;
+  let opened: Promise<OpenedCommit> | undefined;
+  let walked: Promise<OpenedTree> | undefined;
+  let walkedTree: OpenedTree | undefined;
   const open = () => {
-    opened ??= openTree(gitdir, options);
+    opened ??= openCommit(gitdir, options);
     // A failed open is tried again by the next read.
     opened.catch(() => {
       opened = undefined;
     });
     return opened;
   };
+  const walk = () => {
+    walked ??= open().then(async (commit) => {
+      walkedTree = await walkTree(commit, options.signal);
+      return walkedTree;
+    });
+    walked.catch(() => {
+      walked = undefined;
+    });
+    return walked;
+  };
   return {
     async listFiles() {
-      const { files } = await open();
+      const { files } = await walk();
       return [...files.entries()]
         .filter(([, entry]) => entryKind(entry.mode) !== "symlink")
         .map(([path]) => path)
         .sort();
     },
     async readFile(path) {
-      return readResolved(await open(), matcher, path);
+      // Once walked, the tree answers; before, only the trees on the path are read.
+      const commit = await open();
+      const tree = walkedTree;
+      const find: FindBlob = tree
+        ? async (at) => {
+            const entry = tree.files.get(at);
+            return entry && { entry, eol: tree.eol };
+          }
+        : (at) => commit.lookup.find(at);
+      return readResolved(commit.reader, find, matcher, path);
     },
     contents: {
+      async tree() {
+        return { id: (await open()).root, rules: CONTENT_RULES };
+      },
       async keys() {
-        const { files, eol } = await open();
+        const { files, eol } = await walk();
         const keys = new Map<string, string>();
         for (const [path, entry] of files)
           if (entryKind(entry.mode) !== "symlink") keys.set(path, contentKey(entry.oid, eol, path));
         return keys;
       },
       async read(keys) {
-        return readContents(await open(), keys);
+        return readContents((await open()).reader, keys);
       },
     },
     async close() {
@@ -135,8 +170,27 @@ export async function openRevisionFiles(options: OpenRevisionFilesOptions): Prom
   };
 }
 
-async function openTree(gitdir: string, options: OpenRevisionFilesOptions): Promise<OpenedTree> {
-  const reader = await openReader(gitdir, options.engine);
+/**
+ * The rules that make a tree's listing and content keys ({@link RevisionContents.tree}):
+ * regular files only, line endings as `checkoutEol` converts them. Bump it when they change.
+ */
+const CONTENT_RULES = "files-eol-1";
+
+/** The revision's commit read: its root tree, looked up path by path until walked. */
+interface OpenedCommit {
+  reader: ObjectReader;
+  root: string;
+  lookup: TreeLookup;
+}
+
+/** Finds the blob at a path, with its line-ending rules. */
+type FindBlob = (path: string) => Promise<FoundBlob | undefined>;
+
+async function openCommit(
+  gitdir: string,
+  options: OpenRevisionFilesOptions,
+): Promise<OpenedCommit> {
+  const reader = await sharedReader(gitdir, options.engine);
   try {
     const object = await readCommit(reader, options.commit);
     if (object?.type !== "commit")
@@ -145,14 +199,23 @@ async function openTree(gitdir: string, options: OpenRevisionFilesOptions): Prom
         message: `${options.commit} is not a commit of ${options.source}`,
         data: { commit: options.commit },
       });
-    const tree = await walkSourceTree(reader, commitTree(object.content), options.signal);
-    const eol = await checkoutEol(reader, tree.files);
-    const files = new Map(tree.files.map((file) => [file.path.toString("utf8"), file]));
-    return { reader, files, eol };
+    const root = commitTree(object.content);
+    return { reader, root, lookup: new TreeLookup(reader, root) };
   } catch (error) {
     await reader.close();
     throw error;
   }
+}
+
+/** Every tree of the commit walked (every name checked), with its line-ending rules. */
+async function walkTree(
+  commit: OpenedCommit,
+  signal: AbortSignal | undefined,
+): Promise<OpenedTree> {
+  const tree = await walkSourceTree(commit.reader, commit.root, signal);
+  const eol = await checkoutEol(commit.reader, tree.files);
+  const files = new Map(tree.files.map((file) => [file.path.toString("utf8"), file]));
+  return { files, eol };
 }
 
 /**
@@ -176,7 +239,7 @@ function contentKey(oid: string, eol: EolRules, path: string): string {
 
 /** The unscrubbed bytes of content keys, in one batch of object reads. */
 async function readContents(
-  tree: OpenedTree,
+  reader: ObjectReader,
   keys: readonly string[],
 ): Promise<Map<string, Buffer>> {
   const parsed = [...new Set(keys)].map((key) => {
@@ -190,7 +253,7 @@ async function readContents(
     return { key, oid, variant: variant as EolVariant };
   });
   const oids = [...new Set(parsed.map((entry) => entry.oid))];
-  const blobs = await tree.reader.readMany(oids);
+  const blobs = await reader.readMany(oids);
   const byOid = new Map<string, Buffer>();
   blobs.forEach((blob, at) => {
     if (blob.type === "blob") byOid.set(oids[at] as string, blob.content);
@@ -206,17 +269,18 @@ const EOL_VARIANTS = new Set<string>(["", "crlf", "crlf-auto"]);
 
 /** Reads `path`, following symbolic links inside the tree. */
 async function readResolved(
-  tree: OpenedTree,
+  reader: ObjectReader,
+  find: FindBlob,
   matcher: NeedleMatcher,
   path: string,
 ): Promise<Buffer | undefined> {
   let current = path;
   for (let hop = 0; hop <= MAX_LINK_HOPS; hop++) {
-    const entry = tree.files.get(current);
-    if (!entry) return undefined;
-    const [blob] = await tree.reader.readMany([entry.oid]);
+    const found = await find(current);
+    if (!found) return undefined;
+    const [blob] = await reader.readMany([found.entry.oid]);
     const content = scrubNeedles(blob?.content ?? Buffer.alloc(0), matcher).content;
-    if (entryKind(entry.mode) !== "symlink") return tree.eol.convert(current, content);
+    if (entryKind(found.entry.mode) !== "symlink") return found.eol.convert(current, content);
     current = linkTarget(path, current, content.toString("utf8"));
   }
   return undefined;

@@ -122,6 +122,38 @@ export class RowCounts {
     };
   }
 
+  /**
+   * The counts known for `keys` (in memory or in the folder, every stored line checked),
+   * without reading or counting anything: for counts kept by {@link RowCounts.keep}.
+   */
+  async known(keys: readonly string[]): Promise<Map<string, number>> {
+    const unique = [...new Set(keys)].filter(isContentKey);
+    await Promise.all([...new Set(unique.map(shardOf))].map((shard) => this.#load(shard)));
+    const rows = new Map<string, number>();
+    for (const key of unique) {
+      const known = this.#memory.get(key);
+      if (known !== undefined) rows.set(key, known);
+    }
+    return rows;
+  }
+
+  /**
+   * Keeps counts the caller worked out from the content its keys name (a whole tree's R,
+   * keyed by the tree's id): in memory and appended to the folder as checked lines.
+   */
+  async keep(counts: ReadonlyMap<string, number>): Promise<void> {
+    const fresh = new Map(
+      [...counts].filter(([key, rows]) => isContentKey(key) && Number.isSafeInteger(rows)),
+    );
+    for (const [key, rows] of fresh) this.#memory.set(key, rows);
+    if (fresh.size > 0) await this.#persist(fresh);
+  }
+
+  /** Stored entries dropped so far because their check failed (for tests and benches). */
+  get rejected(): number {
+    return this.#rejected;
+  }
+
   #shardPath(shard: number): string {
     return join(this.#dir as string, `${shard.toString(16)}.rows`);
   }

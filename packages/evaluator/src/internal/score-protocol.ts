@@ -2,6 +2,7 @@ import type { DiagnosisScores, DistDebugErrorCode, Gold } from "@distdebug/schem
 import type { ScoreInput } from "../evaluator.js";
 import type { LanguageChoice } from "../languages.js";
 import type { EvaluatorParameters } from "../parameters.js";
+import type { RepositorySize } from "./repository-size.js";
 
 /** What a directory scorer's evaluator is made of, in the shared worker. */
 export interface ScoreWorkerData {
@@ -46,21 +47,24 @@ export type ScoreWorkerReply =
   | { type: "scored"; id: number; scores?: undefined; error: WorkerError };
 
 /**
- * The worker asks the scorer's thread for a file or the file list of a `host` tree, or for the
+ * The worker asks the scorer's thread for a file or the file list of a `host` tree, for the
  * non-blank rows of listed files counted by content (`null` for a path without a content key:
- * the worker reads and counts it itself).
+ * the worker reads and counts it itself), or for the repository size R kept for the tree's id
+ * (`size`, answered `null` when none is kept; with `counted`, the worker's complete count to
+ * keep, answered `null`).
  */
 export type HostRequest =
   | { type: "read"; id: number; key: string; path: string }
   | { type: "list"; id: number; key: string }
-  | { type: "rows"; id: number; key: string; paths: string[] };
+  | { type: "rows"; id: number; key: string; paths: string[] }
+  | { type: "size"; id: number; key: string; counted?: RepositorySize };
 
 /** The scorer's thread answers a {@link HostRequest}: the value, or the error reading threw. */
 export type HostAnswer =
   | {
       type: "answer";
       id: number;
-      value: Uint8Array | string[] | (number | null)[] | undefined;
+      value: Uint8Array | string[] | (number | null)[] | RepositorySize | null | undefined;
       error?: undefined;
     }
   | { type: "answer"; id: number; value?: undefined; error: WorkerError };

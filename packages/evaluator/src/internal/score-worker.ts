@@ -6,8 +6,8 @@
 import { parentPort } from "node:worker_threads";
 import { DistDebugError, errorMessage } from "@distdebug/schema";
 import { directoryReader, listDirectoryFiles, type ReadFile } from "../directory-reader.js";
-import { type Evaluator, evaluatorWith } from "../evaluator.js";
-import type { CountRows } from "./repository-size.js";
+import { type Evaluator, type EvaluatorInternals, evaluatorWith } from "../evaluator.js";
+import type { RepositorySize } from "./repository-size.js";
 import type {
   HostAnswer,
   HostRequest,
@@ -28,7 +28,8 @@ function ask(
   request:
     | { type: "read"; key: string; path: string }
     | { type: "list"; key: string }
-    | { type: "rows"; key: string; paths: string[] },
+    | { type: "rows"; key: string; paths: string[] }
+    | { type: "size"; key: string; counted?: RepositorySize },
 ): Promise<unknown> {
   const id = nextQuestion++;
   return new Promise((resolve, reject) => {
@@ -51,7 +52,7 @@ function answer(message: HostAnswer): void {
 function treeOf(
   key: string,
   root: ScoreWorkerData["root"],
-): { readFile: ReadFile; listFiles: () => Promise<readonly string[]>; countRows?: CountRows } {
+): { readFile: ReadFile; listFiles: () => Promise<readonly string[]> } & EvaluatorInternals {
   if (typeof root === "string")
     return { readFile: directoryReader(root), listFiles: () => listDirectoryFiles(root) };
   return {
@@ -59,14 +60,23 @@ function treeOf(
     listFiles: async () => (await ask({ type: "list", key })) as string[],
     countRows: async (paths) =>
       (await ask({ type: "rows", key, paths: [...paths] })) as (number | null)[],
+    keptSize: {
+      find: async () => ((await ask({ type: "size", key })) as RepositorySize | null) ?? undefined,
+      keep: async (counted) => {
+        await ask({ type: "size", key, counted });
+      },
+    },
   };
 }
 
 function evaluatorOf(key: string, { root, options }: ScoreWorkerData): Evaluator {
   let evaluator = evaluators.get(key);
   if (!evaluator) {
-    const { countRows, ...tree } = treeOf(key, root);
-    evaluator = evaluatorWith({ ...options, ...tree }, countRows ? { countRows } : {});
+    const { countRows, keptSize, ...tree } = treeOf(key, root);
+    evaluator = evaluatorWith(
+      { ...options, ...tree },
+      { ...(countRows ? { countRows } : {}), ...(keptSize ? { keptSize } : {}) },
+    );
     evaluators.set(key, evaluator);
   }
   return evaluator;

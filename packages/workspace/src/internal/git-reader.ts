@@ -12,7 +12,9 @@ interface Pending {
 
 /**
  * Reads objects through one long-lived `git cat-file --batch` process, pipelining requests:
- * ids are written as fast as they come and responses parsed in order from the stream.
+ * ids are written as fast as they come and responses parsed in order from the stream. The
+ * process keeps node's event loop alive only while a read is in flight: an idle reader that
+ * was not closed never holds a process open.
  */
 export class GitBinaryReader implements ObjectReader {
   readonly engine = "git" as const;
@@ -25,6 +27,10 @@ export class GitBinaryReader implements ObjectReader {
   private failure: Error | undefined;
 
   constructor(private readonly gitdir: string) {}
+
+  get broken(): boolean {
+    return this.failure !== undefined;
+  }
 
   async resolve(revision: string): Promise<string> {
     const out = await runGit([
@@ -66,6 +72,16 @@ export class GitBinaryReader implements ObjectReader {
     });
     this.child = child;
     return child;
+  }
+
+  /** Holds the event loop while reads are in flight, lets go of it when none is. */
+  private hold(child: ChildProcessWithoutNullStreams, held: boolean): void {
+    for (const handle of [child, child.stdin, child.stdout, child.stderr] as {
+      ref?: () => void;
+      unref?: () => void;
+    }[])
+      if (held) handle.ref?.();
+      else handle.unref?.();
   }
 
   private onData(chunk: Buffer): void {
@@ -112,6 +128,7 @@ export class GitBinaryReader implements ObjectReader {
       this.length = this.buffer.length;
     }
     this.buffer = Buffer.alloc(0);
+    if (this.queue.length === 0 && this.child) this.hold(this.child, false);
   }
 
   readMany(oids: readonly string[]): Promise<RawObject[]> {
@@ -124,6 +141,7 @@ export class GitBinaryReader implements ObjectReader {
           this.queue.push({ oid, resolve, reject });
         }),
     );
+    this.hold(child, true);
     child.stdin.write(`${oids.join("\n")}\n`);
     return Promise.all(promises);
   }
@@ -131,6 +149,8 @@ export class GitBinaryReader implements ObjectReader {
   async close(): Promise<void> {
     const child = this.child;
     if (!child) return;
+    // Held while it closes: awaiting an unreferenced child would let the process end first.
+    this.hold(child, true);
     await new Promise<void>((resolve) => {
       child.once("close", () => resolve());
       child.stdin.end();

@@ -15,6 +15,8 @@ export interface ObjectReader {
   resolve(revision: string): Promise<string>;
   /** Reads objects, returned in the order asked. Throws when one is missing. */
   readMany(oids: readonly string[]): Promise<RawObject[]>;
+  /** True once the reader can read no more (its process failed): open another. */
+  readonly broken?: boolean;
   /** Releases processes and caches. */
   close(): Promise<void>;
 }
