@@ -20,15 +20,20 @@ export function checkAborted(signal: AbortSignal | undefined): void {
     throw new DistDebugError({ code: "ABORTED", message: "workspace preparation was aborted" });
 }
 
-function checkName(name: Buffer, parent: Buffer): void {
-  const text = name.toString("latin1");
-  if (
+/** A tree entry name no checkout may write: empty, `.`, `..`, holding a `/`, or `.git` in any case. */
+export function isUnsafeEntryName(text: string): boolean {
+  return (
     text === "" ||
     text === "." ||
     text === ".." ||
     text.includes("/") ||
     text.toLowerCase() === ".git"
-  ) {
+  );
+}
+
+function checkName(name: Buffer, parent: Buffer): void {
+  const text = name.toString("latin1");
+  if (isUnsafeEntryName(text)) {
     throw new DistDebugError({
       code: "WORKSPACE_ERROR",
       message: `the source tree has an unsafe entry ${JSON.stringify(text)} in ${JSON.stringify(parent.toString("utf8") || "/")}; refusing to write it`,

@@ -6,17 +6,12 @@ import { DistDebugError } from "@distdebug/schema";
 import { entryKind, parseTree, type TreeEntry } from "../git-objects.js";
 import { type EolRules, eolRules } from "./checkout-eol.js";
 import type { ObjectReader } from "./object-reader.js";
-import type { FileEntry } from "./source-tree.js";
+import { type FileEntry, isUnsafeEntryName } from "./source-tree.js";
 
 /** A blob found at a path, with the line-ending rules that apply to it. */
 export interface FoundBlob {
   entry: FileEntry;
   eol: EolRules;
-}
-
-/** Names a walk of the tree refuses (`walkSourceTree`): never looked up either. */
-function unsafeName(name: string): boolean {
-  return name === "" || name === "." || name === ".." || name.toLowerCase() === ".git";
 }
 
 /** A regular file (what `checkoutEol` reads `.gitattributes` from). */
@@ -76,7 +71,8 @@ export class TreeLookup {
     let oid = this.#root;
     let folder = "";
     for (const [at, name] of names.entries()) {
-      if (unsafeName(name)) return undefined;
+      // Names a walk of the tree refuses are never looked up either.
+      if (isUnsafeEntryName(name)) return undefined;
       const entries = await this.#tree(oid);
       const gitattributes = entries.find(
         (entry) => entry.name.toString("utf8") === ".gitattributes" && isRegular(entry.mode),
