@@ -24,7 +24,7 @@ import { type ResolvedSpan, resolveSpan } from "./internal/resolve-span.js";
 import { scoreSpans } from "./internal/score-spans.js";
 import { searchPath } from "./internal/search-path.js";
 import { isCallable } from "./internal/symbols.js";
-import { DEFAULT_LANGUAGES, type LanguageChoice } from "./languages.js";
+import { type DEFAULT_LANGUAGES, type LanguageChoice, languageMap } from "./languages.js";
 import { scoreMissingDiagnosis } from "./missing-diagnosis.js";
 import {
   coverageBudget,
@@ -170,7 +170,7 @@ export interface EvaluatorInternals {
 
 /** {@link createEvaluator} with the scoring worker's internals. */
 export function evaluatorWith(options: EvaluatorOptions, internals: EvaluatorInternals): Evaluator {
-  const languages = { ...DEFAULT_LANGUAGES, ...(options.languages ?? {}) };
+  const languages = languageMap(options.languages);
   let listed: Promise<string[]> | undefined;
   const listFiles = () => {
     listed ??= options.listFiles

@@ -5,7 +5,7 @@ import { listDirectoryFiles } from "./directory-reader.js";
 import { buildSyntaxIndex, buildTextIndex, type FileIndex } from "./internal/build-index.js";
 import { decodeSource, splitLines } from "./internal/text.js";
 import { parseUnifiedDiff } from "./internal/unified-diff.js";
-import { DEFAULT_LANGUAGES, type LanguageChoice, languageOf } from "./languages.js";
+import { type LanguageChoice, languageMap, languageOf } from "./languages.js";
 import { diffLines, type LineEdits } from "./line-diff.js";
 
 /** One file the fix touched: its text at the buggy and at the fixed revision. */
@@ -36,7 +36,7 @@ export interface SuggestOptions {
 }
 
 function indexOf(path: string, content: string | Uint8Array, options: SuggestOptions): FileIndex {
-  const language = languageOf(path, { ...DEFAULT_LANGUAGES, ...(options.languages ?? {}) });
+  const language = languageOf(path, languageMap(options.languages));
   const source = decodeSource(content);
   return language === "text" ? buildTextIndex(source) : buildSyntaxIndex(source, language);
 }

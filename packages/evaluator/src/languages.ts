@@ -44,6 +44,13 @@ const grammarPackages: Record<Language, string> = {
   c: "tree-sitter-c",
 };
 
+/** The extension map in force: `languages` (for example `{ ".h": "c" }`) merged over {@link DEFAULT_LANGUAGES}. */
+export function languageMap(
+  languages?: Readonly<Record<string, LanguageChoice>>,
+): Readonly<Record<string, LanguageChoice>> {
+  return { ...DEFAULT_LANGUAGES, ...(languages ?? {}) };
+}
+
 /**
  * The language of a repository path by its extension, given a table (merged over
  * {@link DEFAULT_LANGUAGES} by the caller).

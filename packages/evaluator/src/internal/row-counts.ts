@@ -90,9 +90,8 @@ export class RowCounts {
     keys: readonly string[],
     read: ReadContents,
   ): Promise<{ rows: Map<string, number>; stats: RowCountStats }> {
-    const unique = [...new Set(keys)].filter(isContentKey);
     const rejectedBefore = this.#rejected;
-    await Promise.all([...new Set(unique.map(shardOf))].map((shard) => this.#load(shard)));
+    const unique = await this.#loadFor(keys);
     const missing = unique.filter((key) => !this.#memory.has(key));
     const fresh = new Map<string, number>();
     for (let at = 0; at < missing.length; at += BATCH) {
@@ -107,13 +106,8 @@ export class RowCounts {
       }
     }
     if (fresh.size > 0) await this.#persist(fresh);
-    const rows = new Map<string, number>();
-    for (const key of unique) {
-      const known = this.#memory.get(key);
-      if (known !== undefined) rows.set(key, known);
-    }
     return {
-      rows,
+      rows: this.#inMemory(unique),
       stats: {
         cached: unique.length - missing.length,
         counted: fresh.size,
@@ -127,14 +121,7 @@ export class RowCounts {
    * without reading or counting anything: for counts kept by {@link RowCounts.keep}.
    */
   async known(keys: readonly string[]): Promise<Map<string, number>> {
-    const unique = [...new Set(keys)].filter(isContentKey);
-    await Promise.all([...new Set(unique.map(shardOf))].map((shard) => this.#load(shard)));
-    const rows = new Map<string, number>();
-    for (const key of unique) {
-      const known = this.#memory.get(key);
-      if (known !== undefined) rows.set(key, known);
-    }
-    return rows;
+    return this.#inMemory(await this.#loadFor(keys));
   }
 
   /**
@@ -152,6 +139,23 @@ export class RowCounts {
   /** Stored entries dropped so far because their check failed (for tests and benches). */
   get rejected(): number {
     return this.#rejected;
+  }
+
+  /** The distinct content keys among `keys`, with their shards read into memory. */
+  async #loadFor(keys: readonly string[]): Promise<string[]> {
+    const unique = [...new Set(keys)].filter(isContentKey);
+    await Promise.all([...new Set(unique.map(shardOf))].map((shard) => this.#load(shard)));
+    return unique;
+  }
+
+  /** The counts held in memory for `keys`. */
+  #inMemory(keys: readonly string[]): Map<string, number> {
+    const rows = new Map<string, number>();
+    for (const key of keys) {
+      const known = this.#memory.get(key);
+      if (known !== undefined) rows.set(key, known);
+    }
+    return rows;
   }
 
   #shardPath(shard: number): string {

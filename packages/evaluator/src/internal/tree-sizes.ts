@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { DEFAULT_LANGUAGES, type LanguageChoice } from "../languages.js";
+import { type LanguageChoice, languageMap } from "../languages.js";
 import type { RepositorySize } from "./repository-size.js";
 import { ROW_COUNT_RULE, type RowCounts } from "./row-counts.js";
 
@@ -32,7 +32,7 @@ export function treeSizeKeys(
   tree: TreeId,
   languages: Readonly<Record<string, LanguageChoice>> | undefined,
 ): TreeSizeKeys {
-  const merged = { ...DEFAULT_LANGUAGES, ...(languages ?? {}) };
+  const merged = languageMap(languages);
   const sorted = Object.keys(merged)
     .sort()
     .map((extension) => [extension, merged[extension]]);
