@@ -14,9 +14,13 @@ export function toExecResult(raw: RunProcessResult): ExecResult {
       : raw.exitCode === SIGXFSZ_EXIT || raw.signal === "SIGXFSZ"
         ? "file-size"
         : undefined;
+  // Killed by the sandbox: it kills the command's init process before bwrap itself, so bwrap
+  // may still exit with the init's 137 before its own kill lands. Either way the command ended
+  // by the sandbox's SIGKILL and has no exit code of its own.
+  const killed = raw.timedOut || raw.outputLimitHit;
   return {
-    exitCode: raw.exitCode,
-    signal: raw.signal,
+    exitCode: killed ? null : raw.exitCode,
+    signal: killed ? (raw.signal ?? "SIGKILL") : raw.signal,
     stdout: raw.stdout.text(),
     stderr: raw.stderr.text(),
     stdoutBytes: raw.stdout.totalBytes,
