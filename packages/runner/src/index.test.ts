@@ -12,11 +12,13 @@ describe("the public surface", () => {
       "mirrorOf",
       "parseShard",
       "prepareIncident",
+      "removeDeadWorkDirs",
       "runAttempt",
       "runBenchmark",
       "runPool",
       "scoreResults",
       "shardOf",
+      "verifyScratchPrefix",
     ]);
   });
 });

@@ -30,4 +30,5 @@ export {
 } from "./score-results.js";
 export { checkShard, incidentsOfShard, parseShard, type Shard, shardOf } from "./shard.js";
 export type { RunTally } from "./tally-run.js";
+export { removeDeadWorkDirs, verifyScratchPrefix } from "./work-dirs.js";
 export { type RunPoolOptions, runPool } from "./worker-pool.js";

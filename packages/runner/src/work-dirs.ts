@@ -11,13 +11,29 @@ export function workDirPrefix(taskId: string, attempt: number): string {
   return `${taskId}-a${attempt}-p${process.pid}-`;
 }
 
-/** The pid in a working folder's name (see {@link workDirPrefix}), or undefined. */
+/**
+ * Start of a `dataset verify` scratch folder's name under the cache's `tmp/` (pid: whose it
+ * is), so a later run or verify removes it, and unmounts its tmpfs, once that process died.
+ */
+export function verifyScratchPrefix(): string {
+  return `verify-p${process.pid}-`;
+}
+
+/** The pid in a working or scratch folder's name (see {@link workDirPrefix}, {@link verifyScratchPrefix}), or undefined. */
 function workDirOwner(name: string): number | undefined {
-  const match = /-a\d+-p(\d+)-[^-]*$/.exec(name);
+  const match = /(?:^verify|-a\d+)-p(\d+)-[^-]*$/.exec(name);
   return match ? Number(match[1]) : undefined;
 }
 
-/** Removes working folders of dead processes from `tempDir` (those of live runs stay), unmounting their disk budgets. */
+/**
+ * Removes the working and scratch folders of dead processes from `tempDir` (those of live
+ * processes stay), unmounting their disk budgets (tmpfs mounts) first.
+ *
+ * @example
+ * ```ts
+ * await removeDeadWorkDirs(join(cacheDir, "tmp"));
+ * ```
+ */
 export async function removeDeadWorkDirs(tempDir: string): Promise<void> {
   for (const name of await readdir(tempDir).catch(() => [] as string[])) {
     const owner = workDirOwner(name);

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { mountDiskBudget } from "@distdebug/sandbox";
 import { gitdir, testdir } from "@distdebug/test-utils";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { runCli } from "../cli.js";
@@ -141,6 +142,32 @@ describe("distdebug dataset verify", () => {
     expect(await readdir(join(cacheDir, "tmp"))).toEqual([]);
     const mounts = await readFile("/proc/self/mountinfo", "utf8");
     expect(mounts.split("\n").filter((line) => line.includes(cacheDir))).toEqual([]);
+  });
+
+  it("unmounts and removes the scratch folder a killed verify left behind, and keeps a live one's", async () => {
+    // pid 2^22 + 1 is above Linux's pid_max default: a dead process. This one is alive.
+    const dead = join(cacheDir, "tmp", "verify-p4194305-AbC123");
+    const live = join(cacheDir, "tmp", `verify-p${process.pid}-XyZ789`);
+    await mkdir(dead, { recursive: true });
+    await mkdir(live, { recursive: true });
+    // As root the killed verify's scratch was a tmpfs: mount one as it would have.
+    const budget = await mountDiskBudget({ dir: dead, bytes: 8 * 1024 * 1024 });
+    await writeFile(join(dead, "left-behind"), "x");
+    const mounted = () =>
+      readFile("/proc/self/mountinfo", "utf8").then((text) =>
+        text.split("\n").filter((line) => line.includes(dead)),
+      );
+    if (process.getuid?.() === 0) expect(budget.enforcement).toBe("tmpfs");
+    if (budget.enforcement === "tmpfs") expect(await mounted()).toHaveLength(1);
+    try {
+      const { code } = await verify(await catalog());
+      expect(code).toBe(0);
+      expect(await readdir(join(cacheDir, "tmp"))).toEqual([`verify-p${process.pid}-XyZ789`]);
+      expect(await mounted()).toEqual([]);
+    } finally {
+      await budget.release();
+      await rm(live, { recursive: true, force: true });
+    }
   });
 
   it("passes artifacts whose log lines and frames the buggy revision can produce", async () => {

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { globToRegExp, type IncidentVerification, verifyIncident } from "@distdebug/dataset";
-import { mirrorOf, runPool } from "@distdebug/runner";
+import { mirrorOf, removeDeadWorkDirs, runPool, verifyScratchPrefix } from "@distdebug/runner";
 import { type DiskBudget, mountDiskBudget } from "@distdebug/sandbox";
 import {
   defineCommand,
@@ -19,13 +19,14 @@ const SCRATCH_BYTES_PER_SLOT = 2 * 1024 * 1024 * 1024;
 /**
  * The folder the incidents' workspaces are built and checked in: as root a tmpfs (building
  * writes every file of the revision: on a disk most of it is the kernel's journaling), else a
- * plain folder; removed by `release`.
+ * plain folder; removed by `release`, or by the next run or verify on this cache if this
+ * process is killed first (the folder's name holds its pid).
  */
 async function scratchFolder(
   tempDir: string,
   concurrency: number,
 ): Promise<{ dir: string; release(): Promise<void> }> {
-  const dir = await mkdtemp(join(tempDir, "verify-"));
+  const dir = await mkdtemp(join(tempDir, verifyScratchPrefix()));
   let budget: DiskBudget | undefined;
   try {
     budget = await mountDiskBudget({ dir, bytes: SCRATCH_BYTES_PER_SLOT * concurrency });
@@ -75,6 +76,8 @@ export default defineCommand({
     const mirrors = mirrorsFromArgs(args, io.cwd);
     const cacheDir = cacheDirOf(optionalString(args, "cache-dir"), io);
     await mkdir(join(cacheDir, "tmp"), { recursive: true });
+    // A killed verify or run left its scratch tmpfs mounted: unmount and remove it.
+    await removeDeadWorkDirs(join(cacheDir, "tmp"));
     const results: (IncidentVerification & { seconds: number })[] = [];
     const slots = new Map<string, number>(incidents.map((incident, index) => [incident.id, index]));
     const concurrency = optionalPositiveInt(args, "concurrency") ?? 2;
