@@ -146,9 +146,9 @@ describe("bundled datasets by name, and incident ids", () => {
   });
 
   it("an unknown incident id gets a did-you-mean, with and without --dataset (exit 2)", async () => {
-    const bundled = await cli(["run", "--bug", "zookeeper-2854", "--out", "results"]);
+    const bundled = await cli(["run", "--bug", "zookeper-2845", "--out", "results"]);
     expect(bundled.code).toBe(2);
-    expect(bundled.err).toContain("zookeeper-2854 (did you mean zookeeper-2845?)");
+    expect(bundled.err).toContain("zookeper-2845 (did you mean zookeeper-2845?)");
     const named = await cli([
       "run",
       "--dataset",
