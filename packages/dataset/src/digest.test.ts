@@ -1,6 +1,6 @@
-import { cp, readFile, writeFile } from "node:fs/promises";
+import { cp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { exampleDatasetDir, testdir } from "@distdebug/test-utils";
+import { editIncidentJson, exampleDatasetDir, testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { datasetDigest, incidentDigest, incidentDigests } from "./digest.js";
 
@@ -10,13 +10,6 @@ async function copyOfIncident(): Promise<string> {
   return dir;
 }
 
-async function editIncident(dir: string, edit: (incident: Record<string, unknown>) => void) {
-  const file = join(dir, "incident.json");
-  const incident = JSON.parse(await readFile(file, "utf8"));
-  edit(incident);
-  await writeFile(file, JSON.stringify(incident));
-}
-
 describe("incidentDigest", () => {
   it("covers what the agent sees of incident.json, not its layout or the labeler's fields", async () => {
     const dir = await copyOfIncident();
@@ -24,14 +17,14 @@ describe("incidentDigest", () => {
     expect(before.digest).toBe(await incidentDigest(dir));
     // The earlier rule hashed every file's bytes, as the dataset digest still does.
     expect(before.earlier).toEqual([await datasetDigest(dir)]);
-    await editIncident(dir, (incident) => {
+    await editIncidentJson(dir, (incident) => {
       incident.clues = { reportNamesCausalMethod: true, usableStackTrace: true };
       incident.category = "error-handling";
     });
     const relabeled = await incidentDigests(dir);
     expect(relabeled.digest).toBe(before.digest);
     expect(relabeled.earlier).not.toEqual(before.earlier);
-    await editIncident(dir, (incident) => {
+    await editIncidentJson(dir, (incident) => {
       incident.title = `${incident.title} (retitled)`;
     });
     expect(await incidentDigest(dir)).not.toBe(before.digest);

@@ -17,6 +17,7 @@ export {
   type GitdirOptions,
   gitdir,
 } from "./gitdir.js";
+export { editIncidentJson } from "./incident-json.js";
 export { paxRecords, type RawTarEntry, rawTar, rawTarGz } from "./raw-tar.js";
 export { catalogDatasetDir, exampleDatasetDir, repoPath, repoRoot } from "./repo-paths.js";
 export { LEASEKV_SEARCH_COMMANDS, LEASEKV_WRONG_DIAGNOSIS } from "./search-script.js";

@@ -1,6 +1,6 @@
-import { copyFile, cp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { copyFile, cp, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { testdir } from "@distdebug/test-utils";
+import { editIncidentJson, testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../cli.js";
 import { captureIO } from "../testing/capture-io.js";
@@ -25,13 +25,6 @@ async function datasetCopy(edit: (incident: string) => Promise<void>): Promise<s
   return dir;
 }
 
-async function editIncident(incident: string, change: (value: Record<string, unknown>) => void) {
-  const path = join(incident, "incident.json");
-  const value = JSON.parse(await readFile(path, "utf8"));
-  change(value);
-  await writeFile(path, JSON.stringify(value));
-}
-
 const artifactPath = (path: string) => (value: Record<string, unknown>) => {
   (value.artifacts as { path: string }[])[0]!.path = path;
 };
@@ -40,7 +33,7 @@ describe("distdebug dataset check refuses a dataset that would leak its answers"
   const cases: [string, (incident: string) => Promise<void>, string][] = [
     [
       "an artifact that is gold.json",
-      (incident) => editIncident(incident, artifactPath("gold.json")),
+      (incident) => editIncidentJson(incident, artifactPath("gold.json")),
       "zklite-142/incident.json $.artifacts[0].path: names gold.json",
     ],
     [
@@ -72,14 +65,14 @@ describe("distdebug dataset check refuses a dataset that would leak its answers"
     [
       "a report outside the folder",
       (incident) =>
-        editIncident(incident, (value) => {
+        editIncidentJson(incident, (value) => {
           value.report = "../../etc/hostname";
         }),
       'zklite-142/incident.json $.report: expected a path inside the incident folder, found "../../etc/hostname"',
     ],
     [
       "an absolute artifact path",
-      (incident) => editIncident(incident, artifactPath("/etc/hostname")),
+      (incident) => editIncidentJson(incident, artifactPath("/etc/hostname")),
       'zklite-142/incident.json $.artifacts[0].path: expected a path inside the incident folder, found "/etc/hostname"',
     ],
   ];
