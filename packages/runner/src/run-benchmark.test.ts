@@ -37,6 +37,20 @@ function config(name: string, extra: Record<string, unknown> = {}): RunConfig {
   });
 }
 
+/**
+ * A copy of the example dataset to edit (as a new dataset version would), its first two
+ * incidents, and run options with one attempt into a fresh results folder.
+ */
+async function exampleCopy(configName: string) {
+  const copy = join(await testdir(), "dataset");
+  await cp(exampleDir, copy, { recursive: true });
+  const before = await loadDataset(copy);
+  const incidents = before.incidents.slice(0, 2);
+  const outDir = join(await testdir(), "results");
+  const options = { config: config(configName), outDir, cacheDir, attempts: 1 };
+  return { copy, before, incidents, outDir, options };
+}
+
 /** A test agent: one shell command inside the real sandbox writes the agent's files. */
 function shellAgent(script: (incidentId: string) => string): Agent {
   return {
@@ -175,12 +189,7 @@ describe("runBenchmark", () => {
   });
 
   it("reruns only the incident whose report changed in a new version of the dataset", async () => {
-    const copy = join(await testdir(), "dataset");
-    await cp(exampleDir, copy, { recursive: true });
-    const before = await loadDataset(copy);
-    const incidents = before.incidents.slice(0, 2);
-    const outDir = join(await testdir(), "results");
-    const options = { config: config("data"), outDir, cacheDir, attempts: 1 };
+    const { copy, before, incidents, options } = await exampleCopy("data");
     expect((await runBenchmark({ ...options, dataset: before, incidents })).ran).toBe(2);
     expect((await runBenchmark({ ...options, dataset: before, incidents })).ran).toBe(0);
     await appendFile(join(incidents[0]!.dir, "report.md"), "\nOne more line from the reporter.\n");
@@ -198,12 +207,7 @@ describe("runBenchmark", () => {
   });
 
   it("keeps finished attempts when only what no agent sees changes, and those hashed by the earlier rule", async () => {
-    const copy = join(await testdir(), "dataset");
-    await cp(exampleDir, copy, { recursive: true });
-    const before = await loadDataset(copy);
-    const incidents = before.incidents.slice(0, 2);
-    const outDir = join(await testdir(), "results");
-    const options = { config: config("unseen"), outDir, cacheDir, attempts: 1 };
+    const { copy, before, incidents, outDir, options } = await exampleCopy("unseen");
     expect((await runBenchmark({ ...options, dataset: before, incidents })).ran).toBe(2);
     // The labeler corrects a clue flag, the category and the provenance note of the first.
     const incidentFile = join(incidents[0]!.dir, "incident.json");
