@@ -19,7 +19,7 @@ const diagnosis = {
   blocks: [{ symbol: "Store.apply" }, { path: "src/app/Store.java", startLine: 5, endLine: 6 }],
 };
 
-describe("createDirectoryScorer: scoring in a worker thread with a deadline", () => {
+describe("createDirectoryScorer: scoring in a worker process with a deadline", () => {
   it("gives the same bytes as the evaluator in this thread, attempt after attempt", async () => {
     const root = await testdir({ "src/app/Store.java": JAVA, "README.md": "x\n" });
     const scorer = createDirectoryScorer({ root });
@@ -34,7 +34,7 @@ describe("createDirectoryScorer: scoring in a worker thread with a deadline", ()
     } finally {
       await scorer.close();
     }
-  }, 60_000); // Starts a worker thread that loads the grammars: seconds on a loaded machine.
+  }, 60_000); // Starts a worker process that loads the grammars: seconds on a loaded machine.
 
   it("a diagnosis scored past the deadline is invalid with a reason, never a hang or a harness fault", async () => {
     const root = await testdir({ "src/app/Store.java": JAVA });
@@ -56,6 +56,39 @@ describe("createDirectoryScorer: scoring in a worker thread with a deadline", ()
       await scorer.close();
     }
   }, 60_000);
+
+  it("stops a worker in the middle of parsing at the deadline without harm to this process, and scores again after", async () => {
+    // A 4 MB Java file: its parse takes about a second, so each deadline below falls inside it,
+    // where tree-sitter calls back into JavaScript (stopping a worker thread there aborted the
+    // whole process: the worker is a child process, stopped by SIGKILL).
+    const method = "  public int apply(int x) {\n    int y = x + 1;\n    return y;\n  }\n";
+    const big = `package app;\n\npublic class Big {\n${method.repeat(60_000)}}\n`;
+    const root = await testdir({ "src/app/Store.java": JAVA, "src/app/Big.java": big });
+    const warm = createDirectoryScorer({ root });
+    const onBig = {
+      ...diagnosis,
+      blocks: [{ path: "src/app/Big.java", startLine: 5, endLine: 9 }],
+    };
+    try {
+      for (const deadlineMs of [150, 300, 450]) {
+        // The shared worker started (grammars loaded, after the last one was stopped), so the
+        // deadline falls in the parse, not in the start.
+        expect((await warm.score({ diagnosis, gold })).metrics.blockCoverage).toBe(1);
+        const scorer = createDirectoryScorer({ root, deadlineMs });
+        try {
+          const late = await scorer.score({ diagnosis: onBig, gold });
+          expect(late.warnings.map((warning) => warning.code)).toEqual([
+            "scoring-deadline-exceeded",
+          ]);
+        } finally {
+          await scorer.close();
+        }
+      }
+      expect((await warm.score({ diagnosis, gold })).metrics.blockCoverage).toBe(1);
+    } finally {
+      await warm.close();
+    }
+  }, 120_000);
 
   it("stops promptly with ABORTED when aborted", async () => {
     const root = await testdir({ "src/app/Store.java": JAVA });
@@ -105,5 +138,5 @@ describe("createDirectoryScorer over a tree read on the calling thread", () => {
       await onFolder.close();
       await onTree.close();
     }
-  }, 60_000); // Starts a worker thread that loads the grammars: seconds on a loaded machine.
+  }, 60_000); // Starts a worker process that loads the grammars: seconds on a loaded machine.
 });

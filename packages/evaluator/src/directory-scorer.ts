@@ -1,7 +1,8 @@
+import { type ChildProcess, fork } from "node:child_process";
 import { createRequire } from "node:module";
+import type { Socket } from "node:net";
 import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { type DiagnosisScores, DistDebugError, errorMessage } from "@distdebug/schema";
 import type { ReadFile } from "./directory-reader.js";
 import type { ScoreInput } from "./evaluator.js";
@@ -31,8 +32,11 @@ export const DEFAULT_SCORING_DEADLINE_MS = 600_000;
 /** An idle worker is stopped after this long (its parse cache goes with it). */
 const IDLE_MS = 60_000;
 
+/** How much of the worker's standard error is kept, to name why it failed. */
+const STDERR_TAIL_BYTES = 2048;
+
 /**
- * A source tree read by the scorer's own thread (a git tree read from the object store): the
+ * A source tree read in the scorer's own process (a git tree read from the object store): the
  * worker asks it for each file it needs.
  */
 export interface TreeFiles {
@@ -72,7 +76,7 @@ export interface TreeContents {
 export interface DirectoryScorerOptions extends Partial<EvaluatorParameters> {
   /**
    * The source tree at the buggy revision (scoring reads it, never an agent's copy): a folder
-   * the worker reads, or {@link TreeFiles} read on the calling thread.
+   * the worker reads, or {@link TreeFiles} read in the calling process.
    */
   root: string | TreeFiles;
   /** Extension to language, merged over the defaults (as in `createEvaluator`). */
@@ -90,7 +94,7 @@ export interface DirectoryScorerOptions extends Partial<EvaluatorParameters> {
   countCacheDir?: string;
 }
 
-/** Scores diagnoses on a folder in a worker thread, each within a deadline. */
+/** Scores diagnoses on a folder in a worker process, each within a deadline. */
 export interface DirectoryScorer {
   /** The parameters every score records (defaults filled in). */
   readonly parameters: Readonly<EvaluatorParameters>;
@@ -110,32 +114,27 @@ export interface DirectoryScorer {
 
 /** How to start the worker: its program, and the node arguments it needs. */
 interface WorkerStart {
-  program: URL | string;
-  eval: boolean;
+  program: string;
   execArgv: string[];
-  /** Running from source: the TypeScript program and tsx's ESM API that imports it. */
-  source?: { program: string; tsxApi: string };
 }
 
 /**
- * The worker's program. Built, the compiled `score-worker.js`. From source (the monorepo's tests
- * and `bench/`), a bootstrap that imports `score-worker.ts` through tsx's `tsImport` (Node 20
- * does not apply `--import` loaders to a worker's entry point).
+ * The worker's program: built, the compiled `score-worker.js`; from source (the monorepo's
+ * tests and `bench/`), `score-worker.ts` through tsx's loader. Never this process's own node
+ * arguments (a test runner's, an inspector's).
  */
 function workerStart(): WorkerStart {
   const here = import.meta.url;
   if (!here.endsWith(".ts"))
-    return { program: new URL("./internal/score-worker.js", here), eval: false, execArgv: [] };
+    return { program: fileURLToPath(new URL("./internal/score-worker.js", here)), execArgv: [] };
   const tsxPackage = createRequire(here).resolve("tsx/package.json");
   return {
-    program: `const { workerData } = require("node:worker_threads");
-import(workerData.source.tsxApi).then(({ tsImport }) => tsImport(workerData.source.program, workerData.source.program));`,
-    eval: true,
-    execArgv: ["--conditions=@distdebug/source"],
-    source: {
-      program: new URL("./internal/score-worker.ts", here).href,
-      tsxApi: pathToFileURL(join(dirname(tsxPackage), "dist/esm/api/index.mjs")).href,
-    },
+    program: fileURLToPath(new URL("./internal/score-worker.ts", here)),
+    execArgv: [
+      "--conditions=@distdebug/source",
+      "--import",
+      pathToFileURL(join(dirname(tsxPackage), "dist/loader.mjs")).href,
+    ],
   };
 }
 
@@ -166,10 +165,13 @@ interface HostTree {
 
 /**
  * The one scoring worker of this process, shared by every directory scorer (one worker start,
- * not one per incident), with the queue that makes it score one diagnosis at a time.
+ * not one per incident), with the queue that makes it score one diagnosis at a time. It is a
+ * child process, not a worker thread: stopping it past a deadline is a SIGKILL, which cannot
+ * harm this process (a worker thread terminated while tree-sitter calls back into JavaScript
+ * aborts the whole process).
  */
 const host: {
-  worker: Worker | undefined;
+  worker: ScoringWorker | undefined;
   queue: Promise<unknown>;
   idle: NodeJS.Timeout | undefined;
   nextId: number;
@@ -186,15 +188,44 @@ const host: {
   trees: new Map(),
 };
 
+/** The worker process, and the end of its standard error (why it failed, if it did). */
+interface ScoringWorker {
+  child: ChildProcess;
+  stderr: () => string;
+  exited: Promise<void>;
+}
+
 async function stopWorker(): Promise<void> {
   clearTimeout(host.idle);
   const stopping = host.worker;
   host.worker = undefined;
-  await stopping?.terminate();
+  if (!stopping) return;
+  stopping.child.kill("SIGKILL");
+  await stopping.exited;
+}
+
+/** Lets the worker keep this process alive (while it scores), or not (idle). */
+function holdProcess(worker: ScoringWorker, hold: boolean): void {
+  const { child } = worker;
+  // A child's piped stderr is a socket.
+  const handles = [child, child.channel, child.stderr as Socket | null];
+  for (const handle of handles) {
+    if (hold) handle?.ref();
+    else handle?.unref();
+  }
+}
+
+/** Sends a message to the worker; one that ended meanwhile is reported by its exit. */
+function send(worker: ScoringWorker, message: ScoreRequest): void {
+  if (!worker.child.connected) return;
+  worker.child.send(message, (error) => {
+    // The worker's exit (or its error event) settles what waited on it.
+    void error;
+  });
 }
 
 /** Reads a file or the file list of a tree for the worker, and answers it. */
-async function answerHost(worker: Worker, request: HostRequest): Promise<void> {
+async function answerHost(worker: ScoringWorker, request: HostRequest): Promise<void> {
   let message: HostAnswer;
   try {
     const tree = host.trees.get(request.key);
@@ -219,7 +250,7 @@ async function answerHost(worker: Worker, request: HostRequest): Promise<void> {
     };
   }
   // A worker stopped meanwhile (past a deadline) takes no more messages.
-  if (host.worker === worker) worker.postMessage(message);
+  if (host.worker === worker) send(worker, message);
 }
 
 /** The rows of `paths` counted by content (`null`: no content key, the worker counts it). */
@@ -263,18 +294,46 @@ async function readBytes(readFile: ReadFile, path: string): Promise<Uint8Array |
   return typeof content === "string" ? Buffer.from(content, "utf8") : content;
 }
 
-function startWorker(): Worker {
+function startWorker(): ScoringWorker {
   const how = workerStart();
-  const started = new Worker(how.program, {
-    eval: how.eval,
+  const child = fork(how.program, [], {
     execArgv: how.execArgv,
-    workerData: how.source ? { source: how.source } : {},
+    serialization: "advanced",
+    stdio: ["ignore", "ignore", "pipe", "ipc"],
   });
-  started.on("message", (message: ScoreWorkerReply | HostRequest) => {
-    if (message.type !== "scored") void answerHost(started, message);
+  let tail = "";
+  child.stderr?.setEncoding("utf8");
+  child.stderr?.on("data", (text: string) => {
+    tail = (tail + text).slice(-STDERR_TAIL_BYTES);
   });
-  started.unref();
-  return started;
+  const worker: ScoringWorker = {
+    child,
+    stderr: () => tail,
+    exited: new Promise((resolve) => {
+      child.once("exit", () => resolve());
+      child.once("error", () => resolve());
+    }),
+  };
+  child.on("message", (message: ScoreWorkerReply | HostRequest) => {
+    if (message.type !== "scored") void answerHost(worker, message);
+  });
+  // An error event (the process could not start, or a message could not be sent) is reported
+  // to the score waiting on it; without a listener it would throw in this process.
+  child.on("error", () => {});
+  holdProcess(worker, false);
+  return worker;
+}
+
+/** Why the worker ended: its exit code or signal, and the last line it printed, if any. */
+function exitReason(worker: ScoringWorker, code: number | null, signal: string | null): string {
+  const lastLine = worker
+    .stderr()
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .at(-1);
+  const how = signal === null ? `code ${code}` : `signal ${signal}`;
+  return `the scoring worker exited (${how})${lastLine ? `: ${lastLine}` : ""}`;
 }
 
 /** What one scorer sends the shared worker. */
@@ -305,8 +364,8 @@ function scoreOnWorker(scorer: ScorerContext, input: ScoreInput): Promise<Diagno
     const finish = (settle: () => void) => {
       clearTimeout(deadline);
       input.signal?.removeEventListener("abort", onAbort);
-      current.off("message", onMessage).off("error", onError).off("exit", onExit);
-      current.unref();
+      current.child.off("message", onMessage).off("error", onError).off("exit", onExit);
+      holdProcess(current, false);
       settle();
     };
     const onMessage = (reply: ScoreWorkerReply | HostRequest) => {
@@ -322,7 +381,8 @@ function scoreOnWorker(scorer: ScorerContext, input: ScoreInput): Promise<Diagno
       finish(() => reject(new DistDebugError({ code: "INTERNAL", message })));
     };
     const onError = (error: Error) => failed(`the scoring worker failed: ${error.message}`);
-    const onExit = (code: number) => failed(`the scoring worker exited (code ${code})`);
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+      failed(exitReason(current, code, signal));
     const onAbort = () => {
       void stopWorker();
       finish(() =>
@@ -333,22 +393,22 @@ function scoreOnWorker(scorer: ScorerContext, input: ScoreInput): Promise<Diagno
       void stopWorker();
       finish(() => resolve(deadlineScores(input, scorer.parameters, scorer.deadlineMs)));
     }, scorer.deadlineMs);
-    current.on("message", onMessage).on("error", onError).on("exit", onExit);
-    current.ref();
+    current.child.on("message", onMessage).on("error", onError).on("exit", onExit);
+    holdProcess(current, true);
     input.signal?.addEventListener("abort", onAbort, { once: true });
-    current.postMessage(request);
+    send(current, request);
   });
 }
 
 /**
  * Creates a scorer over a source tree (a folder, or {@link TreeFiles} such as a git tree read
- * from the object store) whose scoring runs in a worker thread, off the caller's event
+ * from the object store) whose scoring runs in a worker process, off the caller's event
  * loop (which may serve running attempts: a model gateway, wall-time timers, a memory sampler),
  * each diagnosis within `deadlineMs`. All the scorers of a process share one worker, which
  * scores one diagnosis at a time and keeps an evaluator per folder (files parsed once across
  * diagnoses); it stops after a minute idle (also once the last scorer closed: the next scorer,
-such as the next incident's, finds it started; an idle worker never keeps the process alive)
-or past a deadline.
+ * such as the next incident's, finds it started; an idle worker never keeps the process alive)
+ * or past a deadline (a SIGKILL: nothing of it outlives the deadline).
  *
  * @example
  * ```ts
@@ -398,7 +458,7 @@ export function createDirectoryScorer(options: DirectoryScorerOptions): Director
       closed = true;
       host.open--;
       host.trees.delete(scorer.key);
-      host.worker?.postMessage({ type: "close", key: scorer.key } satisfies ScoreRequest);
+      if (host.worker) send(host.worker, { type: "close", key: scorer.key });
       // Kept for the next scorer (rescoring opens one per incident: a worker start each cost
       // more than the scoring), unreferenced, until a minute idle.
       if (host.open === 0 && host.worker) {

@@ -8,7 +8,7 @@ import type { RepositorySize } from "./repository-size.js";
 export interface ScoreWorkerData {
   /**
    * The source tree at the buggy revision: a folder the worker reads, or `host`: the worker
-   * asks the scorer's thread for each file (a {@link HostRequest}), which reads it (a git tree).
+   * asks the scorer's process for each file (a {@link HostRequest}), which reads it (a git tree).
    */
   root: string | { host: true };
   options: Partial<EvaluatorParameters> & {
@@ -35,7 +35,7 @@ export type ScoreRequest =
   | { type: "close"; key: string }
   | HostAnswer;
 
-/** An error as it crosses the thread boundary. */
+/** An error as it crosses the process boundary. */
 export interface WorkerError {
   code: DistDebugErrorCode;
   message: string;
@@ -47,7 +47,7 @@ export type ScoreWorkerReply =
   | { type: "scored"; id: number; scores?: undefined; error: WorkerError };
 
 /**
- * The worker asks the scorer's thread for a file or the file list of a `host` tree, for the
+ * The worker asks the scorer's process for a file or the file list of a `host` tree, for the
  * non-blank rows of listed files counted by content (`null` for a path without a content key:
  * the worker reads and counts it itself), or for the repository size R kept for the tree's id
  * (`size`, answered `null` when none is kept; with `counted`, the worker's complete count to
@@ -59,7 +59,7 @@ export type HostRequest =
   | { type: "rows"; id: number; key: string; paths: string[] }
   | { type: "size"; id: number; key: string; counted?: RepositorySize };
 
-/** The scorer's thread answers a {@link HostRequest}: the value, or the error reading threw. */
+/** The scorer's process answers a {@link HostRequest}: the value, or the error reading threw. */
 export type HostAnswer =
   | {
       type: "answer";

@@ -1,9 +1,8 @@
 /**
- * The program of the directory scorers' shared worker thread (see `directory-scorer.ts`): an
+ * The program of the directory scorers' shared worker process (see `directory-scorer.ts`): an
  * evaluator per scorer, kept until the scorer closes so files are parsed once, scoring one
- * request at a time.
+ * request at a time. It talks to its parent over the IPC channel and ends when that closes.
  */
-import { parentPort } from "node:worker_threads";
 import { DistDebugError, errorMessage } from "@distdebug/schema";
 import { directoryReader, listDirectoryFiles, type ReadFile } from "../directory-reader.js";
 import { type Evaluator, type EvaluatorInternals, evaluatorWith } from "../evaluator.js";
@@ -19,11 +18,16 @@ import type {
 
 const evaluators = new Map<string, Evaluator>();
 
-/** Questions to the scorer's thread awaiting their answer, by id. */
+/** Questions to the scorer's process awaiting their answer, by id. */
 const asked = new Map<number, { resolve: (value: unknown) => void; reject: (e: Error) => void }>();
 let nextQuestion = 0;
 
-/** Asks the scorer's thread to read from a `host` tree (see `HostRequest`). */
+/** Sends a message to the parent; a parent gone meanwhile ends this process (see below). */
+function send(message: HostRequest | ScoreWorkerReply): void {
+  if (process.connected) process.send?.(message, undefined, {}, () => {});
+}
+
+/** Asks the scorer's process to read from a `host` tree (see `HostRequest`). */
 function ask(
   request:
     | { type: "read"; key: string; path: string }
@@ -34,7 +38,7 @@ function ask(
   const id = nextQuestion++;
   return new Promise((resolve, reject) => {
     asked.set(id, { resolve, reject });
-    parentPort?.postMessage({ ...request, id } as HostRequest);
+    send({ ...request, id } as HostRequest);
   });
 }
 
@@ -46,7 +50,7 @@ function answer(message: HostAnswer): void {
 }
 
 /**
- * The files of a scorer's tree: a folder read here, or a tree its thread reads for us (which
+ * The files of a scorer's tree: a folder read here, or a tree its process reads for us (which
  * also counts the rows of its files by content, see `RowCounts`).
  */
 function treeOf(
@@ -105,11 +109,13 @@ async function score(request: Extract<ScoreRequest, { type: "score" }>): Promise
   } catch (error) {
     reply = { type: "scored", id: request.id, error: workerError(error) };
   }
-  parentPort?.postMessage(reply);
+  send(reply);
 }
 
-parentPort?.on("message", (request: ScoreRequest) => {
+process.on("message", (request: ScoreRequest) => {
   if (request.type === "answer") answer(request);
   else if (request.type === "close") evaluators.delete(request.key);
   else void score(request);
 });
+// The parent ended (or let go of this worker): nothing is left to score for.
+process.on("disconnect", () => process.exit(0));
