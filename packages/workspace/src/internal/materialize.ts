@@ -10,7 +10,7 @@ import {
 } from "node:fs";
 import { mkdir, open, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DistDebugError } from "@distdebug/schema";
+import { DistDebugError, errorMessage } from "@distdebug/schema";
 import {
   commitObject,
   commitTree,
@@ -274,6 +274,8 @@ function scrubBatch(
 
 /** A created regular file still to fill: its descriptor and content. */
 interface OpenFile {
+  /** The file's path (for the error when writing fails). */
+  path: string;
   fd: number;
   content: Buffer;
   mode: number;
@@ -301,17 +303,36 @@ async function writeFiles(
       const content = sink.eol.convert(file.path.toString("utf8"), blob);
       if (content !== blob) written.worktreeSizes.set(file, content.length);
       const mode = file.mode === "100755" ? 0o755 : 0o644;
-      created.push({ fd: openSync(target, "wx", mode), content, mode });
+      created.push({
+        path: target.toString("utf8"),
+        fd: openSync(target, "wx", mode),
+        content,
+        mode,
+      });
     }
     let next = 0;
-    await Promise.all(
+    let failed = false;
+    // Every writer ends before the finally closes the descriptors: a write still in flight on a
+    // closed descriptor could land in whatever file or pipe reuses its number.
+    const writers = await Promise.allSettled(
       Array.from({ length: Math.min(WRITERS, created.length) }, async () => {
-        while (next < created.length) {
+        while (next < created.length && !failed) {
           const job = created[next++];
-          if (job) await fillFile(job, sink.fixMode);
+          if (job)
+            await fillFile(job, sink.fixMode).catch((error: unknown) => {
+              failed = true;
+              throw new DistDebugError({
+                code: "WORKSPACE_ERROR",
+                message: `${job.path}: cannot write the workspace file (${errorMessage(error)})`,
+                data: { file: job.path },
+                cause: error,
+              });
+            });
         }
       }),
     );
+    const failure = writers.find((writer) => writer.status === "rejected");
+    if (failure) throw failure.reason;
   } finally {
     for (const job of created) closeSync(job.fd);
   }
