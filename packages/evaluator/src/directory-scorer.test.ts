@@ -1,3 +1,8 @@
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { serialize } from "@distdebug/schema";
 import { testdir } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
@@ -101,7 +106,7 @@ describe("createDirectoryScorer: scoring in a worker process with a deadline", (
   }, 60_000);
 });
 
-describe("createDirectoryScorer over a tree read on the calling thread", () => {
+describe("createDirectoryScorer over a tree read in the calling process", () => {
   it("gives the bytes of the folder's scores, reading only through the tree", async () => {
     const files: Record<string, string> = { "src/app/Store.java": JAVA, "README.md": "x\n" };
     const root = await testdir(files);
@@ -139,4 +144,56 @@ describe("createDirectoryScorer over a tree read on the calling thread", () => {
       await onTree.close();
     }
   }, 60_000); // Starts a worker process that loads the grammars: seconds on a loaded machine.
+});
+
+/** Pids of the processes whose environment holds `marker`. */
+function processesMarked(marker: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/environ`, "latin1").includes(`${marker}\0`))
+        pids.push(Number(name));
+    } catch {
+      // Ended meanwhile, or not ours to read.
+    }
+  }
+  return pids;
+}
+
+describe("the scoring worker process", () => {
+  it("never keeps the calling process alive when idle, and ends with it", async () => {
+    const root = await testdir({ "src/app/Store.java": JAVA });
+    // Scores twice (one scorer closed, one left open), then returns: the process must end on
+    // its own, long before the worker's minute idle, and leave no worker behind.
+    const program = `
+      const { createDirectoryScorer } = await import(${JSON.stringify(new URL("./index.ts", import.meta.url).href)});
+      const input = ${JSON.stringify({ diagnosis, gold })};
+      const closed = createDirectoryScorer({ root: ${JSON.stringify(root)} });
+      const first = await closed.score(input);
+      await closed.close();
+      const open = createDirectoryScorer({ root: ${JSON.stringify(root)} });
+      const second = await open.score(input);
+      process.stdout.write(JSON.stringify([first.metrics.blockCoverage, second.metrics.blockCoverage]));
+    `;
+    const marker = `DISTDEBUG_TEST_MARKER=${randomUUID()}`;
+    const started = performance.now();
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--conditions=@distdebug/source", "--import", "tsx", "--input-type=module", "-e", program],
+      {
+        cwd: fileURLToPath(new URL(".", import.meta.url)),
+        env: { ...process.env, DISTDEBUG_TEST_MARKER: marker.split("=")[1] },
+        timeout: 45_000,
+      },
+    );
+    expect(JSON.parse(stdout)).toEqual([1, 1]);
+    expect(performance.now() - started).toBeLessThan(45_000);
+    let left = processesMarked(marker);
+    for (let tries = 0; tries < 50 && left.length > 0; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      left = processesMarked(marker);
+    }
+    expect(left).toEqual([]);
+  }, 90_000); // Two node processes with tsx (the program, its worker): slow on a loaded machine.
 });
