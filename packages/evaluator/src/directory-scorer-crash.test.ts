@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { testdir } from "@distdebug/test-utils";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { createDirectoryScorer } from "./index.js";
@@ -15,16 +15,21 @@ const diagnosis = {
   blocks: [{ path: "src/app/Store.java", startLine: 5, endLine: 6 }],
 };
 
-/** Pids of the scoring workers whose environment holds `NAME=value` (not what they start). */
-function workersMarked(entry: string): number[] {
+/**
+ * Pids of this test's scoring workers (not what they start): those whose environment has
+ * `DISTDEBUG_TEST_MARKER`, with the value `marker` when given.
+ */
+function workersMarked(marker?: string): number[] {
   const pids: number[] = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
-      if (
-        readFileSync(`/proc/${name}/environ`, "latin1").includes(`${entry}\0`) &&
-        readFileSync(`/proc/${name}/cmdline`, "latin1").includes("score-worker")
-      )
+      const value = readFileSync(`/proc/${name}/environ`, "latin1")
+        .split("\0")
+        .find((entry) => entry.startsWith("DISTDEBUG_TEST_MARKER="))
+        ?.slice("DISTDEBUG_TEST_MARKER=".length);
+      if (value === undefined || (marker !== undefined && value !== marker)) continue;
+      if (readFileSync(`/proc/${name}/cmdline`, "latin1").includes("score-worker"))
         pids.push(Number(name));
     } catch {
       // Ended meanwhile, or not ours to read.
@@ -55,7 +60,7 @@ describe("a scoring worker process that dies while it scores", () => {
       let workers: number[] = [];
       for (let tries = 0; tries < 600 && workers.length === 0; tries++) {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        workers = workersMarked(`DISTDEBUG_TEST_MARKER=${marker}`);
+        workers = workersMarked(marker);
       }
       expect(workers).toHaveLength(1);
       process.kill(workers[0] as number, "SIGSEGV");
@@ -68,4 +73,29 @@ describe("a scoring worker process that dies while it scores", () => {
       await scorer.close();
     }
   }, 120_000); // Two worker starts (node, tsx, the grammars) and a 4 MB parse on a loaded machine.
+
+  it("replaces a worker that died while idle at the next score, without waiting for a deadline", async () => {
+    const marker = randomUUID();
+    vi.stubEnv("DISTDEBUG_TEST_MARKER", marker);
+    const root = await testdir({ "src/app/Store.java": JAVA });
+    // A deadline far above a score, far below the test's timeout: waiting for it fails the test.
+    const scorer = createDirectoryScorer({ root, deadlineMs: 30_000 });
+    try {
+      // The worker left by the test above carries its own marker: kill it too, then start ours.
+      for (const pid of workersMarked()) process.kill(pid, "SIGKILL");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await scorer.score({ diagnosis, gold })).metrics.blockCoverage).toBe(1);
+      const [worker] = workersMarked(marker);
+      expect(worker).toBeDefined();
+      process.kill(worker as number, "SIGKILL");
+      // Until it is reaped (this process's exit handling ran), not only dead (a zombie).
+      for (let tries = 0; tries < 100 && existsSync(`/proc/${worker}`); tries++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = performance.now();
+      expect((await scorer.score({ diagnosis, gold })).metrics.blockCoverage).toBe(1);
+      expect(performance.now() - started).toBeLessThan(30_000);
+    } finally {
+      await scorer.close();
+    }
+  }, 120_000);
 });

@@ -310,16 +310,26 @@ function startWorker(): ScoringWorker {
     child,
     stderr: () => tail,
     exited: new Promise((resolve) => {
-      child.once("exit", () => resolve());
-      child.once("error", () => resolve());
+      const ended = () => {
+        // A worker that died while idle (an oom kill, a signal from outside) is not handed to
+        // the next score, which would wait for its deadline: the next score starts a new one.
+        if (host.worker === worker) {
+          clearTimeout(host.idle);
+          host.worker = undefined;
+        }
+        resolve();
+      };
+      child.once("exit", ended);
+      // Also the listener that keeps an error event from throwing in this process; an error
+      // after the start (a message that could not be sent) is not an end, its exit follows.
+      child.on("error", () => {
+        if (child.pid === undefined) ended();
+      });
     }),
   };
   child.on("message", (message: ScoreWorkerReply | HostRequest) => {
     if (message.type !== "scored") void answerHost(worker, message);
   });
-  // An error event (the process could not start, or a message could not be sent) is reported
-  // to the score waiting on it; without a listener it would throw in this process.
-  child.on("error", () => {});
   holdProcess(worker, false);
   return worker;
 }
