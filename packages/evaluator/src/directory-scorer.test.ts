@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { serialize } from "@distdebug/schema";
@@ -23,6 +23,41 @@ const diagnosis = {
   incidentId: "app-1",
   blocks: [{ symbol: "Store.apply" }, { path: "src/app/Store.java", startLine: 5, endLine: 6 }],
 };
+
+/** A folder with Store.java and a 4 MB Big.java, whose parse takes about a second. */
+function bigRoot(): Promise<string> {
+  const method = "  public int apply(int x) {\n    int y = x + 1;\n    return y;\n  }\n";
+  const big = `package app;\n\npublic class Big {\n${method.repeat(60_000)}}\n`;
+  return testdir({ "src/app/Store.java": JAVA, "src/app/Big.java": big });
+}
+
+/** A diagnosis naming a block of Big.java (scoring it parses the whole file). */
+const onBig = { ...diagnosis, blocks: [{ path: "src/app/Big.java", startLine: 5, endLine: 9 }] };
+
+/** The scoring workers this process started (its children running score-worker). */
+function scoringWorkers(): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const ppid = /^PPid:\s+(\d+)$/m.exec(readFileSync(`/proc/${name}/status`, "latin1"))?.[1];
+      if (
+        Number(ppid) === process.pid &&
+        readFileSync(`/proc/${name}/cmdline`, "latin1").includes("score-worker")
+      )
+        pids.push(Number(name));
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return pids;
+}
+
+/** Waits until `pid` is reaped (not only dead: this process's exit handling ran). */
+async function reaped(pid: number): Promise<void> {
+  for (let tries = 0; tries < 200 && existsSync(`/proc/${pid}`); tries++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+}
 
 describe("createDirectoryScorer: scoring in a worker process with a deadline", () => {
   it("gives the same bytes as the evaluator in this thread, attempt after attempt", async () => {
@@ -63,17 +98,11 @@ describe("createDirectoryScorer: scoring in a worker process with a deadline", (
   }, 60_000);
 
   it("stops a worker in the middle of parsing at the deadline without harm to this process, and scores again after", async () => {
-    // A 4 MB Java file: its parse takes about a second, so each deadline below falls inside it,
-    // where tree-sitter calls back into JavaScript (stopping a worker thread there aborted the
-    // whole process: the worker is a child process, stopped by SIGKILL).
-    const method = "  public int apply(int x) {\n    int y = x + 1;\n    return y;\n  }\n";
-    const big = `package app;\n\npublic class Big {\n${method.repeat(60_000)}}\n`;
-    const root = await testdir({ "src/app/Store.java": JAVA, "src/app/Big.java": big });
+    // Each deadline below falls inside the parse of Big.java, where tree-sitter calls back into
+    // JavaScript (stopping a worker thread there aborted the whole process: the worker is a
+    // child process, stopped by SIGKILL).
+    const root = await bigRoot();
     const warm = createDirectoryScorer({ root });
-    const onBig = {
-      ...diagnosis,
-      blocks: [{ path: "src/app/Big.java", startLine: 5, endLine: 9 }],
-    };
     try {
       for (const deadlineMs of [150, 300, 450]) {
         // The shared worker started (grammars loaded, after the last one was stopped), so the
@@ -92,6 +121,46 @@ describe("createDirectoryScorer: scoring in a worker process with a deadline", (
       expect((await warm.score({ diagnosis, gold })).metrics.blockCoverage).toBe(1);
     } finally {
       await warm.close();
+    }
+  }, 120_000);
+
+  it("fails a score whose worker died naming its signal, and the next score starts a new worker", async () => {
+    const root = await bigRoot();
+    const scorer = createDirectoryScorer({ root });
+    try {
+      const scoring = scorer.score({ diagnosis: onBig, gold });
+      let workers: number[] = [];
+      for (let tries = 0; tries < 600 && workers.length === 0; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        workers = scoringWorkers();
+      }
+      expect(workers).toHaveLength(1);
+      process.kill(workers[0] as number, "SIGSEGV");
+      await expect(scoring).rejects.toMatchObject({
+        code: "INTERNAL",
+        message: expect.stringMatching(/^the scoring worker exited \(signal SIGSEGV\)/),
+      });
+      expect((await scorer.score({ diagnosis, gold })).metrics.blockCoverage).toBe(1);
+    } finally {
+      await scorer.close();
+    }
+  }, 120_000); // Two worker starts (node, tsx, the grammars) and a 4 MB parse on a loaded machine.
+
+  it("replaces a worker that died while idle at the next score, without waiting for a deadline", async () => {
+    const root = await testdir({ "src/app/Store.java": JAVA });
+    // A deadline far above a score, far below the test's timeout: waiting for it fails the test.
+    const scorer = createDirectoryScorer({ root, deadlineMs: 30_000 });
+    try {
+      expect((await scorer.score({ diagnosis, gold })).metrics.blockCoverage).toBe(1);
+      const [worker] = scoringWorkers();
+      expect(worker).toBeDefined();
+      process.kill(worker as number, "SIGKILL");
+      await reaped(worker as number);
+      const started = performance.now();
+      expect((await scorer.score({ diagnosis, gold })).metrics.blockCoverage).toBe(1);
+      expect(performance.now() - started).toBeLessThan(30_000);
+    } finally {
+      await scorer.close();
     }
   }, 120_000);
 
