@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { serialize } from "@distdebug/schema";
-import { testdir } from "@distdebug/test-utils";
+import { childProcesses, listProcesses, testdir, waitFor } from "@distdebug/test-utils";
 import { describe, expect, it } from "vitest";
 import {
   createDirectoryScorer,
@@ -36,27 +36,9 @@ const onBig = { ...diagnosis, blocks: [{ path: "src/app/Big.java", startLine: 5,
 
 /** The scoring workers this process started (its children running score-worker). */
 function scoringWorkers(): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const ppid = /^PPid:\s+(\d+)$/m.exec(readFileSync(`/proc/${name}/status`, "latin1"))?.[1];
-      if (
-        Number(ppid) === process.pid &&
-        readFileSync(`/proc/${name}/cmdline`, "latin1").includes("score-worker")
-      )
-        pids.push(Number(name));
-    } catch {
-      // Ended meanwhile.
-    }
-  }
-  return pids;
-}
-
-/** Waits until `pid` is reaped (not only dead: this process's exit handling ran). */
-async function reaped(pid: number): Promise<void> {
-  for (let tries = 0; tries < 200 && existsSync(`/proc/${pid}`); tries++)
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  return childProcesses()
+    .filter((child) => child.command.includes("score-worker"))
+    .map((child) => child.pid);
 }
 
 describe("createDirectoryScorer: scoring in a worker process with a deadline", () => {
@@ -129,11 +111,8 @@ describe("createDirectoryScorer: scoring in a worker process with a deadline", (
     const scorer = createDirectoryScorer({ root });
     try {
       const scoring = scorer.score({ diagnosis: onBig, gold });
-      let workers: number[] = [];
-      for (let tries = 0; tries < 600 && workers.length === 0; tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        workers = scoringWorkers();
-      }
+      await waitFor(() => scoringWorkers().length > 0, 30_000);
+      const workers = scoringWorkers();
       expect(workers).toHaveLength(1);
       process.kill(workers[0] as number, "SIGSEGV");
       await expect(scoring).rejects.toMatchObject({
@@ -155,7 +134,8 @@ describe("createDirectoryScorer: scoring in a worker process with a deadline", (
       const [worker] = scoringWorkers();
       expect(worker).toBeDefined();
       process.kill(worker as number, "SIGKILL");
-      await reaped(worker as number);
+      // Until it is reaped (not only dead, a zombie): this process's exit handling ran.
+      expect(await waitFor(() => !existsSync(`/proc/${worker}`), 10_000)).toBe(true);
       const started = performance.now();
       expect((await scorer.score({ diagnosis, gold })).metrics.blockCoverage).toBe(1);
       expect(performance.now() - started).toBeLessThan(30_000);
@@ -215,19 +195,17 @@ describe("createDirectoryScorer over a tree read in the calling process", () => 
   }, 60_000); // Starts a worker process that loads the grammars: seconds on a loaded machine.
 });
 
-/** Pids of the processes whose environment holds `marker`. */
+/** Live processes whose environment holds `marker`. */
 function processesMarked(marker: string): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/environ`, "latin1").includes(`${marker}\0`))
-        pids.push(Number(name));
-    } catch {
-      // Ended meanwhile, or not ours to read.
-    }
-  }
-  return pids;
+  return listProcesses()
+    .filter((entry) => {
+      try {
+        return readFileSync(`/proc/${entry.pid}/environ`, "latin1").includes(`${marker}\0`);
+      } catch {
+        return false; // Ended meanwhile, or not ours to read.
+      }
+    })
+    .map((entry) => entry.pid);
 }
 
 describe("the scoring worker process", () => {
@@ -258,11 +236,7 @@ describe("the scoring worker process", () => {
     );
     expect(JSON.parse(stdout)).toEqual([1, 1]);
     expect(performance.now() - started).toBeLessThan(45_000);
-    let left = processesMarked(marker);
-    for (let tries = 0; tries < 50 && left.length > 0; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      left = processesMarked(marker);
-    }
-    expect(left).toEqual([]);
+    await waitFor(() => processesMarked(marker).length === 0, 5_000);
+    expect(processesMarked(marker)).toEqual([]);
   }, 90_000); // Two node processes with tsx (the program, its worker): slow on a loaded machine.
 });

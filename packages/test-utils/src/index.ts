@@ -17,6 +17,12 @@ export {
   type GitdirOptions,
   gitdir,
 } from "./gitdir.js";
+export {
+  childProcesses,
+  type HostProcess,
+  listProcesses,
+  waitFor,
+} from "./host-processes.js";
 export { editIncidentJson } from "./incident-json.js";
 export { paxRecords, type RawTarEntry, rawTar, rawTarGz } from "./raw-tar.js";
 export { catalogDatasetDir, exampleDatasetDir, repoPath, repoRoot } from "./repo-paths.js";
