@@ -218,10 +218,8 @@ function holdProcess(worker: ScoringWorker, hold: boolean): void {
 /** Sends a message to the worker; one that ended meanwhile is reported by its exit. */
 function send(worker: ScoringWorker, message: ScoreRequest): void {
   if (!worker.child.connected) return;
-  worker.child.send(message, (error) => {
-    // The worker's exit (or its error event) settles what waited on it.
-    void error;
-  });
+  // A send that fails needs no handling of its own: the worker's exit settles what waited on it.
+  worker.child.send(message, () => {});
 }
 
 /** Reads a file or the file list of a tree for the worker, and answers it. */
